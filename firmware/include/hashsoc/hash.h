@@ -1,0 +1,103 @@
+/*
+ * HashSoC driver API: one interface for software and hardware hashing.
+ *
+ * The same source serves bare-metal firmware and the xv6 kernel; what differs between
+ * them (register access, how to wait, locking, bus addresses) lives in a small platform
+ * header, hash_plat.h, found on the include path (docs/driver-api.md).
+ *
+ * Algorithms: SHA-224/256 (FIPS 180-4), SHA3-224/256/384/512 and SHAKE128/256 (FIPS 202),
+ * original Keccak-224/256/384/512 (pre-FIPS padding, e.g. Ethereum's Keccak-256).
+ * Providers: software (the portable C in firmware/swhash) or the accelerator, fed by DMA
+ * (default) or by CPU stores (HASH_F_PIO), finished by polling or by interrupt (HASH_F_IRQ).
+ *
+ * Every call returns a negative HASH_ERR_* code on bad input; none of them can hang:
+ * waits on the hardware are bounded and an engine error aborts the message.
+ */
+#ifndef HASHSOC_HASH_H
+#define HASHSOC_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sha256_sw.h"
+#include "keccak_sw.h"
+
+enum hash_alg {
+	HASH_SHA256, HASH_SHA224,
+	HASH_SHA3_224, HASH_SHA3_256, HASH_SHA3_384, HASH_SHA3_512,
+	HASH_SHAKE128, HASH_SHAKE256,
+	HASH_KECCAK_224, HASH_KECCAK_256, HASH_KECCAK_384, HASH_KECCAK_512,
+	HASH_ALG_COUNT
+};
+
+enum hash_provider { HASH_PROV_SW = 0, HASH_PROV_HW = 1 };
+
+/* Flags for the hardware provider. */
+#define HASH_F_PIO 0x1  /* feed with CPU stores into the data window instead of DMA */
+#define HASH_F_IRQ 0x2  /* sleep until the engine's interrupt instead of polling status */
+
+/* Engines (bit numbers of hash_probe()'s result). */
+enum hash_engine_id { HASH_ENGINE_SHA256, HASH_ENGINE_KECCAK, HASH_ENGINE_COUNT };
+
+#define HASH_OK           0
+#define HASH_ERR_ARG     -1  /* NULL pointer or bad argument */
+#define HASH_ERR_ALG     -2  /* unknown algorithm or provider */
+#define HASH_ERR_LEN     -3  /* length overflow, or output buffer too small */
+#define HASH_ERR_NODEV   -4  /* no engine for this algorithm */
+#define HASH_ERR_HW      -5  /* the engine set an error bit (see hash_ctx.hw_errors) */
+#define HASH_ERR_STATE   -6  /* call out of order (e.g. update after final) */
+#define HASH_ERR_TIMEOUT -7  /* the engine did not finish in time (aborted) */
+
+#define HASH_MAX_DIGEST 64   /* largest fixed digest (SHA3-512) */
+#define HASH_MAX_BLOCK 168   /* largest block / rate (SHAKE128) */
+#define HASH_HW_CTX_WORDS 52 /* context words of the larger engine (Keccak) */
+
+/* One hashing context. Callers treat it as opaque. */
+struct hash_ctx {
+	uint8_t alg, provider, flags, state;
+	uint16_t block;          /* block (SHA-2) or rate (Keccak) in bytes */
+	uint16_t digest_len;     /* 0 for XOF */
+	uint32_t buflen;         /* bytes waiting in buf (hardware provider) */
+	uint64_t total;          /* message bytes so far */
+	uint32_t hw_errors;      /* the engine's error bits, after HASH_ERR_HW */
+	uint8_t hw_saved;        /* hw_ctx holds this message's exported engine state */
+	uint8_t buf[HASH_MAX_BLOCK];
+	union {
+		struct sha256_sw sha;
+		struct keccak_sw keccak;
+		uint32_t hw_ctx[HASH_HW_CTX_WORDS];
+	} u;
+};
+
+/* Facts about algorithms. */
+const char *hash_alg_name(int alg);          /* "SHA-256", ... or NULL */
+int hash_alg_digest_len(int alg);            /* bytes; 0 for SHAKE (any length) */
+int hash_alg_block_len(int alg);             /* block or rate, bytes */
+int hash_alg_engine(int alg);                /* enum hash_engine_id */
+
+/* Which engines are present (bit per enum hash_engine_id); reads the ID registers. */
+int hash_probe(void);
+
+/* Incremental hashing. final writes the digest (outlen >= digest length; for SHAKE,
+ * exactly outlen bytes) and returns the number of bytes written. */
+int hash_begin(struct hash_ctx *c, int alg, int provider, int flags);
+int hash_update(struct hash_ctx *c, const void *data, size_t len);
+int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen);
+/* Drop the message; frees the engine if this context holds it. */
+void hash_abort(struct hash_ctx *c);
+
+/* One-shot digest (hardware: a single DMA command, or stores, for the whole message). */
+int hash_digest(int alg, int provider, int flags, const void *data, size_t len,
+                uint8_t *out, size_t outlen);
+
+/* Save the engine state of the context that holds it (if any) into that context, so the
+ * engine is free. Done automatically when another context needs the engine. */
+void hash_release(int engine);
+
+/* Interrupt handler body: call from the platform's interrupt dispatch for an engine. */
+void hash_isr(int engine);
+
+/* Clocks the engine's core was busy during the last message (its busy_cycles counter). */
+uint32_t hash_hw_busy_cycles(int engine);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * Register offsets of the hash engines, taken from LiteX's generated csr.h and mem.h
+ * (the platform header includes them first). Both engines have one register layout, so
+ * offsets come from whichever engine the SoC has; engine bases are 0 when absent.
+ */
+#ifndef HASHSOC_HASH_REGS_H
+#define HASHSOC_HASH_REGS_H
+
+#if defined(CSR_SHA256_BASE)
+#define HREG(name) (CSR_SHA256_##name##_ADDR - CSR_SHA256_BASE)
+#define HBIT(reg, field) (1u << CSR_SHA256_##reg##_##field##_OFFSET)
+#define HSHIFT(reg, field) CSR_SHA256_##reg##_##field##_OFFSET
+#elif defined(CSR_KECCAK_BASE)
+#define HREG(name) (CSR_KECCAK_##name##_ADDR - CSR_KECCAK_BASE)
+#define HBIT(reg, field) (1u << CSR_KECCAK_##reg##_##field##_OFFSET)
+#define HSHIFT(reg, field) CSR_KECCAK_##reg##_##field##_OFFSET
+#endif
+
+#ifdef CSR_SHA256_BASE
+#define HASH_SHA256_CSR_BASE CSR_SHA256_BASE
+#define HASH_SHA256_WIN_BASE SHA256_BASE
+#else
+#define HASH_SHA256_CSR_BASE 0
+#define HASH_SHA256_WIN_BASE 0
+#endif
+#ifdef CSR_KECCAK_BASE
+#define HASH_KECCAK_CSR_BASE CSR_KECCAK_BASE
+#define HASH_KECCAK_WIN_BASE KECCAK_BASE
+#else
+#define HASH_KECCAK_CSR_BASE 0
+#define HASH_KECCAK_WIN_BASE 0
+#endif
+
+/* Data window layout (gateware/common/engine.py). */
+#define HWIN_DATA  0x0000   /* store 4 message bytes */
+#define HWIN_FINAL 0x1000   /* store to +4*k: the final k bytes (k = 0..4) */
+#define HWIN_CTX   0x2000   /* context word i at +4*i */
+
+#define HASH_ENGINE_ID_SHA256 0x53484132u   /* "SHA2" */
+#define HASH_ENGINE_ID_KECCAK 0x4B454343u   /* "KECC" */
+
+#endif

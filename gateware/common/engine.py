@@ -1,0 +1,276 @@
+"""Hash engine frontend: everything the two accelerators share, around one core.
+
+    CPU stores ──► data window ──┐
+                                 ├─► BytePacker ──► core (SHA-256 or Keccak)
+    DMA command ─► DMAReader ────┘                   │
+    (Wishbone master)                                ▼
+    CPU loads  ◄── context window ◄──────────── context words (digest, state)
+
+The frontend owns the message protocol: `init` opens a message in a mode, data beats
+(from the PIO window or from DMA commands) are only accepted while a message is open, the
+beat carrying `last` closes it, and `done` says the digest is readable. Every misuse sets
+a sticky error bit and raises the error event; misuse that would corrupt the open message
+(PIO data while a DMA runs, a bus error during DMA) also aborts the message, so a wrong
+digest is never presented as done. Nothing here ever holds the bus indefinitely: a window
+write waits at most until the core drains one block.
+
+Data window (16 KiB, word offsets):
+    0x0000-0x0FFF  write: push 4 message bytes (any address in the range: a CPU may
+                   stream with one address or with memcpy-like increments)
+    0x1000-0x1010  write to 0x1000 + 4*k (k = 0..4): push the final k bytes, closing
+                   the message
+    0x2000-0x20FC  context word i at 0x2000 + 4*i: read = export/digest, write = import
+Reads elsewhere return 0; writes elsewhere are ignored.
+"""
+
+from amaranth import Module, ResetInserter, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .dma import DMAReader
+from .packer import BytePacker
+
+WINDOW_SIZE = 0x4000
+DATA_WORDS = (0x0000 >> 2, 0x1000 >> 2)       # [start, end) word offsets
+FINAL_WORD = 0x1000 >> 2                      # + k for k final bytes
+CTX_WORD = 0x2000 >> 2
+
+# Sticky error bits (docs/registers.md).
+ERR_NOT_OPEN = 0        # data or DMA command with no open message
+ERR_BUSY = 1            # init / DMA start / context write while the engine is busy
+ERR_PIO_DURING_DMA = 2  # window data while a DMA command runs (message aborted)
+ERR_DMA_BUS = 3         # bus error during DMA (message aborted)
+ERR_BAD_RANGE = 4       # DMA range wraps or leaves the DMA window (main RAM)
+ERR_BAD_MODE = 5        # init with a mode this engine does not have
+ERR_SQUEEZE = 6         # squeeze outside an XOF mode or before done
+ERR_CTX_BUSY = 7        # context read while busy (the value would be meaningless)
+ERROR_NAMES = ["not_open", "busy", "pio_during_dma", "dma_bus", "bad_range",
+               "bad_mode", "squeeze", "ctx_busy"]
+
+
+class HashEngine(wiring.Component):
+    """The frontend around `core` (a component obeying docs/engine-interface.md).
+
+    `modes`: the mode numbers the core implements; `xof_modes`: those that may squeeze.
+    `dma_window`: (base, size) of the memory the DMA may read, e.g. main RAM. A command
+    outside it is refused before any read: LiteX's interconnect answers an unmapped
+    address with a timeout *ack* (not a bus error), so the bus alone cannot be trusted to
+    report it, and a DMA must never read device registers on an OS's behalf.
+    """
+
+    # Commands (one-clock pulses from CSR writes) and their operands.
+    ctrl_init: In(1)
+    ctrl_mode: In(4)
+    ctrl_abort: In(1)
+    ctrl_squeeze: In(1)
+    ctrl_err_clear: In(1)
+    dma_start: In(1)
+    dma_last: In(1)
+    dma_addr: In(32)
+    dma_len: In(32)
+    # Status.
+    st_open: Out(1)
+    st_busy: Out(1)
+    st_done: Out(1)
+    st_dma_busy: Out(1)
+    st_xof: Out(1)
+    st_mode: Out(4)
+    errors: Out(8)
+    busy_cycles: Out(32)
+    # Event pulses (interrupt sources).
+    ev_done: Out(1)
+    ev_dma: Out(1)
+    ev_error: Out(1)
+    # Window: Wishbone slave, word address within the 16 KiB window.
+    s_adr: In(12)
+    s_dat_w: In(32)
+    s_dat_r: Out(32)
+    s_we: In(1)
+    s_cyc: In(1)
+    s_stb: In(1)
+    s_ack: Out(1)
+    # DMA: Wishbone master, word addressed.
+    m_adr: Out(30)
+    m_dat_r: In(32)
+    m_cyc: Out(1)
+    m_stb: Out(1)
+    m_ack: In(1)
+    m_err: In(1)
+
+    def __init__(self, core, modes, xof_modes=(), dma_window=(0, 1 << 32)):
+        self.core = core
+        self.dma_window = dma_window
+        self.modes = tuple(modes)
+        self.xof_modes = tuple(xof_modes)
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        core = self.core
+        kill = Signal()     # abort the message: reset core, packer and DMA
+        m.submodules.core = ResetInserter(kill)(core)
+        m.submodules.packer = packer = BytePacker()
+        m.submodules.dma = dma = DMAReader()
+
+        open_ = Signal()
+        mode = Signal(4)
+        core_done_q = Signal()
+        new_err = Signal(8)
+
+        dma_running = dma.busy
+        busy = Signal()
+        m.d.comb += [
+            busy.eq(core.busy | dma_running | ~packer.empty),
+            self.st_open.eq(open_),
+            self.st_busy.eq(busy),
+            self.st_done.eq(core.done & ~open_ & packer.empty),
+            self.st_dma_busy.eq(dma_running),
+            self.st_mode.eq(mode),
+            self.st_xof.eq(_in(mode, self.xof_modes)),
+        ]
+
+        # ---- window (Wishbone slave) ----
+        req = self.s_cyc & self.s_stb & ~self.s_ack
+        in_data = (self.s_adr >= DATA_WORDS[0]) & (self.s_adr < DATA_WORDS[1])
+        final_k = Signal(3)
+        m.d.comb += final_k.eq(self.s_adr - FINAL_WORD)
+        in_final = (self.s_adr >= FINAL_WORD) & (self.s_adr <= FINAL_WORD + 4)
+        in_ctx = (self.s_adr >= CTX_WORD) & (self.s_adr < CTX_WORD + 64)
+        push = req & self.s_we & (in_data | in_final)
+        push_ok = push & open_ & ~dma_running
+        ctx_rd_wait = Signal()
+
+        m.d.sync += self.s_ack.eq(0)
+        m.d.comb += core.ctx_addr.eq(self.s_adr[:6])
+
+        # Packer input: the DMA while it runs, else the window.
+        with m.If(dma_running):
+            m.d.comb += [
+                packer.i_valid.eq(dma.o_valid),
+                packer.i_data.eq(dma.o_data),
+                packer.i_nbytes.eq(dma.o_nbytes),
+                packer.i_last.eq(dma.o_last),
+                dma.o_ready.eq(packer.i_ready),
+            ]
+        with m.Else():
+            m.d.comb += [
+                packer.i_valid.eq(push_ok),
+                packer.i_data.eq(self.s_dat_w),
+                packer.i_nbytes.eq(4),
+                packer.i_last.eq(0),
+            ]
+            with m.If(in_final):
+                m.d.comb += [packer.i_nbytes.eq(final_k), packer.i_last.eq(1)]
+
+        with m.If(push):
+            with m.If(~open_):
+                m.d.comb += new_err[ERR_NOT_OPEN].eq(1)
+                m.d.sync += self.s_ack.eq(1)            # dropped; nothing was open
+            with m.Elif(dma_running):
+                m.d.comb += [new_err[ERR_PIO_DURING_DMA].eq(1), kill.eq(1)]
+                m.d.sync += self.s_ack.eq(1)
+            with m.Elif(packer.i_ready):
+                m.d.sync += self.s_ack.eq(1)            # else wait: the core is draining
+        with m.Elif(req & self.s_we & in_ctx):
+            with m.If(busy):
+                m.d.comb += new_err[ERR_BUSY].eq(1)
+            with m.Else():
+                m.d.comb += core.ctx_we.eq(1)
+            m.d.comb += core.ctx_wdata.eq(self.s_dat_w)
+            m.d.sync += self.s_ack.eq(1)
+        with m.Elif(req & ~self.s_we & in_ctx):
+            # The core registers ctx_rdata: wait one clock, then answer with it.
+            with m.If(~ctx_rd_wait):
+                m.d.sync += ctx_rd_wait.eq(1)
+            with m.Else():
+                m.d.sync += [ctx_rd_wait.eq(0), self.s_ack.eq(1), self.s_dat_r.eq(core.ctx_rdata)]
+                with m.If(busy):
+                    m.d.comb += new_err[ERR_CTX_BUSY].eq(1)
+        with m.Elif(req):
+            m.d.sync += [self.s_ack.eq(1), self.s_dat_r.eq(0)]
+
+        # A beat carrying `last` closes the message.
+        with m.If(packer.i_valid & packer.i_ready & packer.i_last):
+            m.d.sync += open_.eq(0)
+
+        # ---- packer -> core ----
+        m.d.comb += [
+            core.in_valid.eq(packer.o_valid),
+            core.in_data.eq(packer.o_data),
+            core.in_nbytes.eq(packer.o_nbytes),
+            core.in_last.eq(packer.o_last),
+            packer.o_ready.eq(core.in_ready),
+            core.mode.eq(self.ctrl_mode),
+        ]
+
+        # ---- DMA ----
+        m.d.comb += [
+            dma.addr.eq(self.dma_addr),
+            dma.length.eq(self.dma_len),
+            dma.last.eq(self.dma_last),
+            dma.abort.eq(kill),
+            self.m_adr.eq(dma.wb_adr),
+            self.m_cyc.eq(dma.wb_cyc),
+            self.m_stb.eq(dma.wb_stb),
+            dma.wb_dat_r.eq(self.m_dat_r),
+            dma.wb_ack.eq(self.m_ack),
+            dma.wb_err.eq(self.m_err),
+            self.ev_dma.eq(dma.done),
+        ]
+        lo, size = self.dma_window
+        end = Signal(33)
+        m.d.comb += end.eq(self.dma_addr + self.dma_len)
+        outside = (self.dma_addr < lo) | (end > lo + size)
+        with m.If(self.dma_start):
+            with m.If(~open_):
+                m.d.comb += new_err[ERR_NOT_OPEN].eq(1)
+            with m.Elif(dma_running):
+                m.d.comb += new_err[ERR_BUSY].eq(1)
+            with m.Elif(outside):
+                m.d.comb += new_err[ERR_BAD_RANGE].eq(1)
+            with m.Else():
+                m.d.comb += dma.start.eq(1)
+        with m.If(dma.bus_error):
+            m.d.comb += [new_err[ERR_DMA_BUS].eq(1), kill.eq(1)]
+
+        # ---- commands ----
+        with m.If(self.ctrl_abort):
+            m.d.comb += kill.eq(1)
+        with m.Elif(self.ctrl_init):
+            with m.If(busy):
+                m.d.comb += new_err[ERR_BUSY].eq(1)
+            with m.Elif(~_in(self.ctrl_mode, self.modes)):
+                m.d.comb += new_err[ERR_BAD_MODE].eq(1)
+            with m.Else():
+                m.d.comb += core.init.eq(1)
+                m.d.sync += [open_.eq(1), mode.eq(self.ctrl_mode), self.busy_cycles.eq(0)]
+        with m.If(self.ctrl_squeeze):
+            with m.If(_in(mode, self.xof_modes) & self.st_done & ~busy):
+                m.d.comb += core.squeeze.eq(1)
+            with m.Else():
+                m.d.comb += new_err[ERR_SQUEEZE].eq(1)
+        with m.If(kill):
+            m.d.comb += packer.flush.eq(1)
+            m.d.sync += open_.eq(0)
+
+        # ---- status, counters, events ----
+        with m.If(core.busy & ~self.ctrl_init):
+            m.d.sync += self.busy_cycles.eq(self.busy_cycles + 1)
+        m.d.sync += core_done_q.eq(core.done)
+        m.d.comb += [
+            self.ev_done.eq(core.done & ~core_done_q),
+            self.ev_error.eq(new_err.any()),
+        ]
+        with m.If(self.ctrl_err_clear):
+            m.d.sync += self.errors.eq(new_err)
+        with m.Else():
+            m.d.sync += self.errors.eq(self.errors | new_err)
+        return m
+
+
+def _in(value, choices):
+    """1 when `value` is one of the constants `choices`."""
+    hit = 0
+    for c in choices:
+        hit = hit | (value == c)
+    return hit

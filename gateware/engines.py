@@ -1,0 +1,80 @@
+"""The two accelerators: which core, which modes, which ID, and their Verilog.
+
+Each engine is the shared frontend (common/engine.py) around one core. This module is the
+one place that knows the list, so the LiteX wrapper, the tests and the docs agree.
+"""
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+from .common.engine import HashEngine
+
+ENGINE_VERSION = (1, 0)     # major, minor
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str
+    ident: int              # ID register: four ASCII characters
+    modes: tuple            # mode numbers the core implements
+    xof_modes: tuple        # modes that may squeeze
+
+
+SPECS = {
+    "sha256": EngineSpec("sha256", int.from_bytes(b"SHA2", "big"), (0, 1), ()),
+    "keccak": EngineSpec("keccak", int.from_bytes(b"KECC", "big"), tuple(range(10)), (4, 5)),
+}
+
+SHA256_VARIANTS = {"basic": 0, "folded": 1}
+
+
+def make_core(name, variant=None):
+    if name == "sha256":
+        from .sha256.core import SHA256Core
+        return SHA256Core(variant=variant or "folded")
+    if name == "keccak":
+        from .keccak.core import KeccakCore
+        return KeccakCore()
+    raise ValueError(f"unknown engine {name!r}")
+
+
+def make_engine(name, variant=None, dma_window=(0, 1 << 32)):
+    spec = SPECS[name]
+    return HashEngine(make_core(name, variant), modes=spec.modes, xof_modes=spec.xof_modes,
+                      dma_window=dma_window)
+
+
+def variant_code(name, variant):
+    return SHA256_VARIANTS[variant or "folded"] if name == "sha256" else 0
+
+
+def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32)):
+    """Convert the engine to Verilog (module `<name>_engine`) in out_dir; return the path.
+
+    Conversion is skipped when a file made from the same gateware sources exists: the
+    first Amaranth conversion of a session costs ~20 s.
+    """
+    from amaranth.back import verilog
+    top = f"{name}_engine"
+    here = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for root, _, files in sorted(os.walk(here)):
+        for f in sorted(files):
+            if f.endswith(".py"):
+                with open(os.path.join(root, f), "rb") as fh:
+                    digest.update(fh.read())
+    digest.update(repr((name, variant, dma_window)).encode())
+    tag = digest.hexdigest()[:16]
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}.v")
+    stamp = path + ".stamp"
+    if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == tag:
+        return path, top
+    engine = make_engine(name, variant, dma_window)
+    text = verilog.convert(engine, name=top, emit_src=False)
+    with open(path, "w") as f:
+        f.write(text)
+    with open(stamp, "w") as f:
+        f.write(tag)
+    return path, top

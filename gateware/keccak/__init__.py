@@ -1,0 +1,5 @@
+"""Keccak / SHA-3 / SHAKE engine core (see core.py)."""
+
+from .core import KeccakCore, KeccakRound, MODES
+
+__all__ = ["KeccakCore", "KeccakRound", "MODES"]

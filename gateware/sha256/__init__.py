@@ -1,0 +1,3 @@
+from .core import SHA256Core
+
+__all__ = ["SHA256Core"]

