@@ -1,0 +1,37 @@
+# HashSoC: two commands do all the set-up on a fresh Debian 12 machine.
+#   make demo   build the SoC in litex_sim, run the demo firmware (software vs accelerator)
+#   make test   every test (installs what it needs first)
+# More: make bench (benchmark tables and plots in docs/), make docs (register map).
+VENV   := .venv
+PY     := $(CURDIR)/$(VENV)/bin/python
+# LiteX's software Makefiles call plain `python3`: the venv's must come first.
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+.PHONY: setup demo test test-fast bench docs sim-build firmware clean
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup
+	$(PY) -m soc.runfw --app demo
+
+test: setup
+	$(PY) -m pytest tests -m "not fpga"
+
+# The tests that need no simulator build (cores, frontend, software hashes).
+test-fast: setup
+	$(PY) -m pytest tests -m "not fpga" --ignore=tests/test_soc_firmware.py
+
+bench: setup
+	$(PY) scripts/bench.py
+
+docs: setup
+	$(PY) scripts/regmap.py
+
+sim-build: setup
+	$(PY) -m soc.sim --build-only
+
+clean:
+	rm -rf build
+
+-include boards/boards.mk
