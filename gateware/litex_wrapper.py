@@ -19,7 +19,7 @@ from .engines import ENGINE_VERSION, SPECS, variant_code, write_verilog
 
 ERROR_DOCS = {
     "not_open": "Data or a DMA command arrived with no open message (dropped).",
-    "busy": "``init``, a DMA start or a context write while the engine was busy (ignored).",
+    "busy": "``init`` or a context write while the engine was busy, or a DMA start while a DMA ran (ignored).",
     "pio_during_dma": "Window data while a DMA command ran: the message was aborted.",
     "dma_bus": "The DMA read got a bus error: the message was aborted.",
     "bad_range": "The DMA range wraps or leaves the DMA window, main RAM (ignored).",

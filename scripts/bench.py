@@ -55,7 +55,9 @@ def derive(rows):
     out["sha256_sw_clocks_per_byte"] = get[("SHA-256", "sw", big)]["clocks"] / big
     out["sha256_dma_speedup_64k"] = get[("SHA-256", "sw", big)]["clocks"] / sha["clocks"]
     k = get[("SHA3-256", "dma", big)]
-    bound = min(RATE["SHA3-256"] / 24, BUS_BYTES_PER_CLOCK)
+    # The core streams a block in max(24, words) clocks (it absorbs while permuting).
+    engine_rate = RATE["SHA3-256"] / max(24, RATE["SHA3-256"] // 4)
+    bound = min(engine_rate, BUS_BYTES_PER_CLOCK)
     out["sha3_256_dma_bytes_per_clock"] = big / k["clocks"]
     out["sha3_256_dma_fraction_of_bound"] = big / k["clocks"] / bound
     for alg in ("SHA3-256", "SHA3-512"):
@@ -128,7 +130,7 @@ costs {timer} clocks, not subtracted). Each row is one `hash_digest()` call, dri
 | SHA-256 software -O2, 64 KiB: clocks per byte | {fig['sha256_sw_clocks_per_byte']:.1f} | ≤ 84-86 (plain C on this core) |
 | SHA-256 DMA speed-up over software, 64 KiB | {fig['sha256_dma_speedup_64k']:.0f}x | |
 | SHA3-256 DMA, 64 KiB: bytes per clock | {fig['sha3_256_dma_bytes_per_clock']:.3f} | |
-| SHA3-256 DMA as a fraction of min(engine 136 B/24 clk, bus {BUS_BYTES_PER_CLOCK:.0f} B/clk) | {100 * fig['sha3_256_dma_fraction_of_bound']:.1f}% | ≥ 90% |
+| SHA3-256 DMA as a fraction of min(engine 136 B per 34 clk, bus {BUS_BYTES_PER_CLOCK:.0f} B/clk) | {100 * fig['sha3_256_dma_fraction_of_bound']:.1f}% | ≥ 90% |
 | SHA3-256 software -O2: clocks per byte | {fig['sha3_256_sw_clocks_per_byte']:.1f} | ≤ 130 |
 | SHA3-512 software -O2: clocks per byte | {fig['sha3_512_sw_clocks_per_byte']:.1f} | |
 

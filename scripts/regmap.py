@@ -24,7 +24,7 @@ class _NoPlatform:
 
 
 EV_DOCS = {
-    "ev_status": "Event sources' current levels (bit 0 done, 1 dma, 2 error).",
+    "ev_status": "Event sources' levels (bit 0 done, 1 dma, 2 error); pulse sources, as here, read 0.",
     "ev_pending": "Events that happened; write 1 to a bit to clear it.",
     "ev_enable": "Events that raise the engine's interrupt.",
 }

@@ -41,11 +41,12 @@ struct engine {
 	int8_t present;             /* -1: not probed yet */
 	struct hash_ctx *owner;     /* context whose state is in the engine */
 	volatile int irq_flag;
+	int irq_armed;              /* an event is enabled for the current wait */
 };
 
 static struct engine engines[HASH_ENGINE_COUNT] = {
-	{HASH_SHA256_CSR_BASE, HASH_SHA256_WIN_BASE, HASH_ENGINE_ID_SHA256, 10, -1, 0, 0},
-	{HASH_KECCAK_CSR_BASE, HASH_KECCAK_WIN_BASE, HASH_ENGINE_ID_KECCAK, 52, -1, 0, 0},
+	{HASH_SHA256_CSR_BASE, HASH_SHA256_WIN_BASE, HASH_ENGINE_ID_SHA256, 10, -1, 0, 0, 0},
+	{HASH_KECCAK_CSR_BASE, HASH_KECCAK_WIN_BASE, HASH_ENGINE_ID_KECCAK, 52, -1, 0, 0, 0},
 };
 
 static int valid_alg(int alg) { return alg >= 0 && alg < HASH_ALG_COUNT; }
@@ -67,17 +68,22 @@ static void copy(void *dst, const void *src, size_t n)
 static uint32_t rd(struct engine *e, uint32_t off) { return hash_plat_read(e->csr + off); }
 static void wr(struct engine *e, uint32_t off, uint32_t v) { hash_plat_write(e->csr + off, v); }
 
+/* The first call reads the ID registers and resets the engines; later calls only report
+ * (resetting then would destroy a message some context holds in an engine). */
 int hash_probe(void)
 {
 	int mask = 0;
 	for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
 		struct engine *e = &engines[i];
-		e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
-		if (e->present) {
-			wr(e, HREG(EV_ENABLE), 0);
-			wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
-			mask |= 1 << i;
+		if (e->present < 0) {
+			e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
+			if (e->present) {
+				wr(e, HREG(EV_ENABLE), 0);
+				wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+			}
 		}
+		if (e->present)
+			mask |= 1 << i;
 	}
 	return mask;
 }
@@ -96,6 +102,7 @@ static int fail(struct engine *e, struct hash_ctx *c, int err)
 	c->hw_errors = rd(e, HREG(ERRORS));
 	wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
 	wr(e, HREG(EV_ENABLE), 0);
+	e->irq_armed = 0;
 	e->owner = 0;
 	c->state = ST_FINISHED;
 	return err;
@@ -107,6 +114,7 @@ static void irq_arm(struct engine *e, struct hash_ctx *c, uint32_t events)
 	if (!(c->flags & HASH_F_IRQ))
 		return;
 	e->irq_flag = 0;
+	e->irq_armed = 1;
 	wr(e, HREG(EV_PENDING), 0xffffffffu);
 	wr(e, HREG(EV_ENABLE), events | HBIT(EV_ENABLE, ERROR));
 }
@@ -114,11 +122,12 @@ static void irq_arm(struct engine *e, struct hash_ctx *c, uint32_t events)
 /* Wait until (status & mask) == want. Bounded; an error bit fails the message. */
 static int wait_status(struct engine *e, struct hash_ctx *c, uint32_t mask, uint32_t want)
 {
-	if (c->flags & HASH_F_IRQ) {
+	if (e->irq_armed) {
 		uint32_t st = rd(e, HREG(STATUS));
 		if ((st & mask) != want && !(st & HBIT(STATUS, ERROR)))
 			hash_plat_irq_wait(e - engines, &e->irq_flag);
 		wr(e, HREG(EV_ENABLE), 0);
+		e->irq_armed = 0;
 	}
 	for (uint32_t n = 0;; n++) {
 		uint32_t st = rd(e, HREG(STATUS));
@@ -160,6 +169,10 @@ static int acquire(struct engine *e, struct hash_ctx *c)
 		return HASH_OK;
 	if (e->owner)
 		save(e, e->owner);
+	/* After an abort the DMA may still be ending its last bus read. */
+	for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
+		if (n >= HASH_PLAT_SPIN_LIMIT)
+			return fail(e, c, HASH_ERR_TIMEOUT);
 	wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
 	if (c->hw_saved) {
 		for (int i = 0; i < e->ctx_words; i++)
@@ -176,14 +189,14 @@ static int acquire(struct engine *e, struct hash_ctx *c)
 
 static void pio_words(struct engine *e, const uint8_t *p, size_t n)
 {
-	volatile uint32_t *w = (volatile uint32_t *)(e->win + HWIN_DATA);
+	uintptr_t w = e->win + HWIN_DATA;
 	if (((uintptr_t)p & 3) == 0) {
 		const uint32_t *q = (const uint32_t *)p;
 		for (size_t i = 0; i < n / 4; i++)
-			*w = q[i];
+			hash_plat_write(w, q[i]);
 	} else {
 		for (size_t i = 0; i + 4 <= n; i += 4)
-			*w = p[i] | p[i + 1] << 8 | p[i + 2] << 16 | (uint32_t)p[i + 3] << 24;
+			hash_plat_write(w, p[i] | p[i + 1] << 8 | p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
 	}
 }
 
@@ -204,6 +217,11 @@ static int feed(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n
 			pio_final(e, p + (n & ~(size_t)3), n & 3);
 		if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
 			return fail(e, c, HASH_ERR_HW);
+		return HASH_OK;
+	}
+	if (n == 0) {           /* nothing to read: just close the message */
+		if (last)
+			pio_final(e, p, 0);
 		return HASH_OK;
 	}
 	wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(p));
@@ -254,6 +272,17 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
 		return HASH_ERR_ALG;
 	if (flags & ~(HASH_F_PIO | HASH_F_IRQ))
 		return HASH_ERR_ARG;
+	/* A context begun again must not continue an old message an engine still holds for
+	 * it. (Its fields may be uninitialised: only compare the pointer.) */
+	for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
+		struct engine *e = &engines[i];
+		if (e->owner == c) {
+			hash_plat_lock(i);
+			wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+			e->owner = 0;
+			hash_plat_unlock(i);
+		}
+	}
 	c->alg = alg;
 	c->provider = provider;
 	c->flags = flags;
@@ -305,11 +334,11 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
 		c->buflen += take;
 		p += take;
 		len -= take;
-		if (c->buflen == c->block) {
-			if ((r = acquire(e, c)) < 0 || (r = feed(e, c, c->buf, c->block, 0)) < 0)
-				goto out;
-			c->buflen = 0;
-		}
+		if (c->buflen < c->block)
+			goto out;       /* all of data is in buf; nothing for the engine yet */
+		if ((r = acquire(e, c)) < 0 || (r = feed(e, c, c->buf, c->block, 0)) < 0)
+			goto out;
+		c->buflen = 0;
 	}
 	size_t whole = len - len % c->block;
 	if (whole) {

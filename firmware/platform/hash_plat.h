@@ -1,6 +1,6 @@
 /*
  * hash_plat.h for bare-metal firmware on HashSoC (LiteX BIOS libraries).
- * The xv6 kernel has its own (os-port/kernel/hash_plat.h) with the same contents' names.
+ * Another platform (an OS kernel) provides its own hash_plat.h with the same names.
  */
 #ifndef HASH_PLAT_H
 #define HASH_PLAT_H
@@ -19,8 +19,9 @@ static inline void hash_plat_unlock(int engine) { (void)engine; }
 /* Physical = virtual here. */
 static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
 
-/* Wait for hash_isr() to have run for this engine (HASH_F_IRQ): firmware.c's interrupt
- * handler calls hash_isr(); until then the CPU sleeps. */
+/* Wait for hash_isr() to have run for this engine (HASH_F_IRQ): app/platform.c's
+ * interrupt handler calls hash_isr(); until then the CPU spins on the flag, which sits in
+ * cached RAM, so the spin makes no bus traffic (bounded by HASH_PLAT_SPIN_LIMIT). */
 void hash_plat_irq_wait(int engine, volatile int *flag);
 
 /* Bound on polling loops: far above any legitimate wait (a 64 KiB DMA is ~70k clocks). */

@@ -37,7 +37,7 @@ CTX_WORD = 0x2000 >> 2
 
 # Sticky error bits (docs/registers.md).
 ERR_NOT_OPEN = 0        # data or DMA command with no open message
-ERR_BUSY = 1            # init / DMA start / context write while the engine is busy
+ERR_BUSY = 1            # init / context write while busy, DMA start while a DMA runs
 ERR_PIO_DURING_DMA = 2  # window data while a DMA command runs (message aborted)
 ERR_DMA_BUS = 3         # bus error during DMA (message aborted)
 ERR_BAD_RANGE = 4       # DMA range wraps or leaves the DMA window (main RAM)

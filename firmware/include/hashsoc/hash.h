@@ -52,7 +52,9 @@ enum hash_engine_id { HASH_ENGINE_SHA256, HASH_ENGINE_KECCAK, HASH_ENGINE_COUNT 
 #define HASH_MAX_BLOCK 168   /* largest block / rate (SHAKE128) */
 #define HASH_HW_CTX_WORDS 52 /* context words of the larger engine (Keccak) */
 
-/* One hashing context. Callers treat it as opaque. */
+/* One hashing context. Callers treat it as opaque. A context that is begun must be
+ * finished (hash_final) or dropped (hash_abort) before its memory is reused: while a
+ * hardware message is open, the driver may save engine state into it. */
 struct hash_ctx {
 	uint8_t alg, provider, flags, state;
 	uint16_t block;          /* block (SHA-2) or rate (Keccak) in bytes */
@@ -61,7 +63,7 @@ struct hash_ctx {
 	uint64_t total;          /* message bytes so far */
 	uint32_t hw_errors;      /* the engine's error bits, after HASH_ERR_HW */
 	uint8_t hw_saved;        /* hw_ctx holds this message's exported engine state */
-	uint8_t buf[HASH_MAX_BLOCK];
+	uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4)));  /* word stores / DMA */
 	union {
 		struct sha256_sw sha;
 		struct keccak_sw keccak;

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Boot the xv6 RV32 port, type shell commands, print the console transcript.
+
+    scripts/xv6run.py --platform qemu --cmd 'echo hi' --cmd 'ls | wc'
+    scripts/xv6run.py --platform qemu --split --cmd 'echo hi; ls'
+    scripts/xv6run.py --platform litex --cmd 'usertests -q' --timeout 3600
+
+Each --cmd is typed as one line (so xv6 shell lists like `a; b` stay one
+command); with --split every --cmd is also split on ';' outside of
+parentheses and quotes.  After each line the script waits for the next
+`$ ` prompt.  The transcript is streamed to stdout as it arrives.
+
+Exit status: 0 ok, 2 boot timed out, 3 a command timed out, 4 the kernel
+panicked, 5 the emulator exited early, 1 usage or build error.
+
+Platforms:
+  qemu   qemu-system-riscv32 -machine virt with os-port/build/qemu/kernel.elf
+         and fs.img loaded at 0x80200000 (RAM disk).
+  litex  <repo>/.venv/bin/python -m soc.sim --ram-init os-port/build/litex/boot.json
+         run from the repository root (soc/sim.py connects the UART to stdio).
+Standard library only.
+"""
+import argparse
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROMPT_AT_START = re.compile(r"(?:^|\n)\$ ")
+PANIC = re.compile(r"\bm?panic: ")
+
+
+def split_top_level(line):
+    """Split on ';' that are not inside parentheses or quotes."""
+    parts, depth, quote, cur = [], 0, None, []
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == ";" and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur).strip())
+    return [p for p in parts if p]
+
+
+class Console:
+    """The emulator as a child process, its output collected by a thread."""
+
+    def __init__(self, argv, cwd, echo=True):
+        self.proc = subprocess.Popen(
+            argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True)
+        self.buf = ""
+        self.lock = threading.Condition()
+        self.echo = echo
+        self.eof = False
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        fd = self.proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                data = b""
+            if not data:
+                with self.lock:
+                    self.eof = True
+                    self.lock.notify_all()
+                return
+            text = data.decode("latin-1").replace("\r\n", "\n")
+            if self.echo:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            with self.lock:
+                self.buf += text
+                self.lock.notify_all()
+
+    def wait_for(self, pattern, start, timeout):
+        """Wait until pattern matches self.buf[start:]; returns
+        'ok', 'timeout', 'panic' or 'eof'."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while True:
+                tail = self.buf[start:]
+                if pattern.search(tail):
+                    return "ok"
+                if PANIC.search(tail):
+                    # give the panic message a moment to complete
+                    self.lock.wait(0.3)
+                    return "panic"
+                if self.eof:
+                    return "eof"
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return "timeout"
+                self.lock.wait(min(left, 0.5))
+
+    def send(self, text, char_delay=0.0):
+        data = text.encode("latin-1")
+        if char_delay <= 0:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+            return
+        for i in range(len(data)):
+            self.proc.stdin.write(data[i:i + 1])
+            self.proc.stdin.flush()
+            time.sleep(char_delay)
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.reader.join(2)
+
+
+def emulator_argv(args):
+    build = os.path.abspath(args.build_dir) if args.build_dir else \
+        os.path.join(REPO, "os-port", "build", args.platform)
+    if args.platform == "qemu":
+        kernel = os.path.join(build, "kernel.elf")
+        fsimg = os.path.join(build, "fs.img")
+        for f in (kernel, fsimg):
+            if not os.path.exists(f):
+                sys.exit(f"xv6run: {f} missing: run make -C os-port PLATFORM=qemu")
+        return [args.qemu, "-machine", "virt", "-bios", "none", "-m", "128M", "-smp", "1",
+                "-display", "none", "-monitor", "none", "-serial", "stdio",
+                "-kernel", kernel,
+                "-device", f"loader,file={fsimg},addr=0x80200000"], REPO
+    if args.sim_cmd:
+        # a simulator prepared by other means (its RAM image already in place)
+        return shlex.split(args.sim_cmd), os.path.abspath(args.sim_cwd or REPO)
+    boot = os.path.relpath(os.path.join(build, "boot.json"), REPO)
+    if not os.path.exists(os.path.join(REPO, boot)):
+        sys.exit(f"xv6run: {boot} missing: run make -C os-port PLATFORM=litex")
+    python = os.path.join(REPO, ".venv", "bin", "python")
+    return [python, "-m", "soc.sim", "--ram-init", boot] + args.sim_arg, REPO
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--platform", choices=["qemu", "litex"], default="qemu")
+    ap.add_argument("--cmd", action="append", default=[],
+                    help="a shell command line (repeatable)")
+    ap.add_argument("--split", action="store_true",
+                    help="also split each --cmd on top-level ';'")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per command (default 60 qemu, 1800 litex)")
+    ap.add_argument("--boot-timeout", type=float, default=None,
+                    help="seconds until the first prompt (default 30 qemu, 900 litex)")
+    ap.add_argument("--char-delay", type=float, default=None,
+                    help="seconds between typed characters (default 0 qemu, 0.01 litex)")
+    ap.add_argument("--build", action="store_true", help="run make -C os-port first")
+    ap.add_argument("--build-dir", default=None, help="default os-port/build/PLATFORM")
+    ap.add_argument("--qemu", default="qemu-system-riscv32")
+    ap.add_argument("--sim-arg", action="append", default=[],
+                    help="extra argument for soc.sim (litex)")
+    ap.add_argument("--sim-cmd", default=None,
+                    help="litex: run this command instead of soc.sim (no --ram-init added)")
+    ap.add_argument("--sim-cwd", default=None, help="litex: working directory for --sim-cmd")
+    ap.add_argument("--quiet", action="store_true",
+                    help="print the transcript only at the end")
+    args = ap.parse_args()
+
+    litex = args.platform == "litex"
+    timeout = args.timeout if args.timeout is not None else (1800 if litex else 60)
+    boot_timeout = args.boot_timeout if args.boot_timeout is not None else (900 if litex else 30)
+    char_delay = args.char_delay if args.char_delay is not None else (0.01 if litex else 0.0)
+
+    cmds = []
+    for c in args.cmd:
+        cmds.extend(split_top_level(c) if args.split else [c])
+
+    if args.build:
+        r = subprocess.run(["make", "-C", os.path.join(REPO, "os-port"),
+                            f"PLATFORM={args.platform}", "-j2"])
+        if r.returncode != 0:
+            return 1
+
+    argv, cwd = emulator_argv(args)
+    con = Console(argv, cwd, echo=not args.quiet)
+    status = 0
+    try:
+        r = con.wait_for(PROMPT_AT_START, 0, boot_timeout)
+        if r != "ok":
+            status = {"timeout": 2, "panic": 4, "eof": 5}[r]
+            sys.stderr.write(f"\nxv6run: boot failed ({r})\n")
+        else:
+            for c in cmds:
+                mark = len(con.buf)
+                con.send(c + "\n", char_delay)
+                # the echoed line ends with '\n'; the next prompt follows
+                r = con.wait_for(re.compile(r"\n\$ "), mark, timeout)
+                if r != "ok":
+                    status = {"timeout": 3, "panic": 4, "eof": 5}[r]
+                    sys.stderr.write(f"\nxv6run: command {c!r} failed ({r})\n")
+                    break
+    finally:
+        con.close()
+    if args.quiet:
+        sys.stdout.write(con.buf)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
