@@ -1,13 +1,13 @@
 # HashSoC: two commands do all the set-up on a fresh Debian 12 machine.
 #   make demo   build the SoC in litex_sim, run the demo firmware (software vs accelerator)
 #   make test   every test (installs what it needs first)
-# More: make bench (benchmark tables and plots in docs/), make docs (register map).
+# More: make bench (benchmark tables and plots in docs/), make seed001, make docs (register map).
 VENV   := .venv
 PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test test-fast bench docs sim-build firmware clean
+.PHONY: setup demo test test-fast bench seed001 docs sim-build clean
 
 setup:
 	@bash scripts/setup.sh
@@ -24,6 +24,10 @@ test-fast: setup
 
 bench: setup
 	$(PY) scripts/bench.py
+
+# Seed 001's Table III on this CPU: SHA3-512 in software at -O0/-O1/-O2/-Os vs the engine.
+seed001: setup
+	$(PY) scripts/seed001.py
 
 docs: setup
 	$(PY) scripts/regmap.py

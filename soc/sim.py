@@ -14,6 +14,7 @@ project reports from simulation is in clocks, which do not depend on that choice
 """
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -88,6 +89,14 @@ def _source_tag(engines, variant):
 
 def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
     """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
+    os.makedirs(BUILD_DIR, exist_ok=True)
+    # One build at a time: tests, benchmarks and users may ask for the simulator at once.
+    with open(os.path.join(os.path.dirname(BUILD_DIR), ".sim-build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(engines, sha256_variant, force)
+
+
+def _build_locked(engines, sha256_variant, force):
     stamp = os.path.join(BUILD_DIR, ".built")
     tag = _source_tag(tuple(engines), sha256_variant)
     vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
