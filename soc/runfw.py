@@ -8,6 +8,7 @@ console goes to stdout (and is returned by `run_firmware`).
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -48,6 +49,7 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False):
     finally:
         if proc.poll() is None:
             proc.kill()
+        shutil.rmtree(cwd, ignore_errors=True)
     print(f"[sim] finished in {time.time() - t0:.0f} s wall", file=sys.stderr, flush=True)
     return "".join(lines)
 

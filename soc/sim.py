@@ -18,6 +18,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -155,10 +156,22 @@ def write_ram_init(images, path=None):
         f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
-def sim_command(ram_init):
-    """Write the RAM image and return (argv, cwd) that run the simulator."""
-    write_ram_init(load_images(ram_init))
-    return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], GATEWARE_DIR
+def sim_command(ram_init, run_dir=None):
+    """Prepare a run directory with this RAM image; return (argv, cwd) that run the simulator.
+
+    Each run gets its own directory (links to the built files, its own
+    sim_main_ram.init), so simulations of different programs can run at the same time.
+    """
+    import tempfile
+    run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=BUILD_DIR)
+    os.makedirs(run_dir, exist_ok=True)
+    for name in os.listdir(GATEWARE_DIR):
+        if name != "sim_main_ram.init" and not name.startswith("run-"):
+            dst = os.path.join(run_dir, name)
+            if not os.path.exists(dst):
+                os.symlink(os.path.join(GATEWARE_DIR, name), dst)
+    write_ram_init(load_images(ram_init), os.path.join(run_dir, "sim_main_ram.init"))
+    return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], run_dir
 
 
 def main():
@@ -177,7 +190,10 @@ def main():
         p.error("--ram-init is required to run")
     argv, cwd = sim_command(args.ram_init)
     sys.stdout.flush()
-    return subprocess.call(argv, cwd=cwd)
+    try:
+        return subprocess.call(argv, cwd=cwd)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
 
 
 if __name__ == "__main__":

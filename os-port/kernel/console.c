@@ -1,0 +1,121 @@
+/* Console: line-buffered input from the UART (with ^H, ^U, ^D, ^P) and
+ * output to the UART.  Reads and writes reach it through devsw[CONSOLE]. */
+#include "types.h"
+#include "param.h"
+#include "spinlock.h"
+#include "sleeplock.h"
+#include "fs.h"
+#include "file.h"
+#include "memlayout.h"
+#include "riscv.h"
+#include "defs.h"
+#include "proc.h"
+
+#define BACKSPACE 0x100
+#define CTRL(x) ((x) - '@')
+
+/* used by printf and echo: synchronous output */
+void consputc(int c)
+{
+  if (c == BACKSPACE) {
+    uartputc_sync('\b'); uartputc_sync(' '); uartputc_sync('\b');
+  } else {
+    uartputc_sync(c);
+  }
+}
+
+#define INPUT_BUF 128
+static struct {
+  struct spinlock lock;
+  char buf[INPUT_BUF];
+  uint r;  /* read index */
+  uint w;  /* write index: end of the last complete line */
+  uint e;  /* edit index */
+} cons;
+
+static int consolewrite(int user_src, uintptr src, int n)
+{
+  int i;
+  for (i = 0; i < n; i++) {
+    char c;
+    if (either_copyin(&c, user_src, src + i, 1) == -1)
+      break;
+    uartputc(c);
+  }
+  return i;
+}
+
+static int consoleread(int user_dst, uintptr dst, int n)
+{
+  int want = n;
+  acquire(&cons.lock);
+  while (n > 0) {
+    while (cons.r == cons.w) {
+      if (killed(myproc())) {
+        release(&cons.lock);
+        return -1;
+      }
+      sleep(&cons.r, &cons.lock);
+    }
+    int c = cons.buf[cons.r++ % INPUT_BUF];
+    if (c == CTRL('D')) {
+      if (n < want)
+        cons.r--;  /* keep ^D for the next read so that it returns 0 */
+      break;
+    }
+    char cc = c;
+    if (either_copyout(user_dst, dst, &cc, 1) == -1)
+      break;
+    dst++;
+    n--;
+    if (c == '\n')
+      break;
+  }
+  release(&cons.lock);
+  return want - n;
+}
+
+/* called by the UART driver for every input character */
+void consoleintr(int c)
+{
+  acquire(&cons.lock);
+  switch (c) {
+  case CTRL('P'):
+    procdump();
+    break;
+  case CTRL('U'):
+    while (cons.e != cons.w && cons.buf[(cons.e - 1) % INPUT_BUF] != '\n') {
+      cons.e--;
+      consputc(BACKSPACE);
+    }
+    break;
+  case CTRL('H'):
+  case '\x7f':
+    if (cons.e != cons.w) {
+      cons.e--;
+      consputc(BACKSPACE);
+    }
+    break;
+  default:
+    if (c != 0 && cons.e - cons.r < INPUT_BUF) {
+      if (c == '\r')
+        c = '\n';
+      consputc(c);
+      cons.buf[cons.e++ % INPUT_BUF] = c;
+      if (c == '\n' || c == CTRL('D') || cons.e - cons.r == INPUT_BUF) {
+        cons.w = cons.e;
+        wakeup(&cons.r);
+      }
+    }
+    break;
+  }
+  release(&cons.lock);
+}
+
+void consoleinit(void)
+{
+  initlock(&cons.lock, "cons");
+  uartinit();
+  devsw[CONSOLE].read = consoleread;
+  devsw[CONSOLE].write = consolewrite;
+}

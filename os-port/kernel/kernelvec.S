@@ -1,0 +1,46 @@
+# stvec while in the kernel: save the caller-saved registers on the
+# current kernel stack, call kerneltrap(), restore them, sret.
+# (tp is not saved: it holds the hart id in the kernel.)
+.globl kerneltrap
+.globl kernelvec
+.align 4
+kernelvec:
+    addi sp, sp, -80
+    sw ra, 0(sp)
+    sw gp, 4(sp)
+    sw t0, 8(sp)
+    sw t1, 12(sp)
+    sw t2, 16(sp)
+    sw a0, 20(sp)
+    sw a1, 24(sp)
+    sw a2, 28(sp)
+    sw a3, 32(sp)
+    sw a4, 36(sp)
+    sw a5, 40(sp)
+    sw a6, 44(sp)
+    sw a7, 48(sp)
+    sw t3, 52(sp)
+    sw t4, 56(sp)
+    sw t5, 60(sp)
+    sw t6, 64(sp)
+    mv a0, sp                 # kerneltrap(frame): frame[0] = interrupted ra
+    call kerneltrap
+    lw ra, 0(sp)
+    lw gp, 4(sp)
+    lw t0, 8(sp)
+    lw t1, 12(sp)
+    lw t2, 16(sp)
+    lw a0, 20(sp)
+    lw a1, 24(sp)
+    lw a2, 28(sp)
+    lw a3, 32(sp)
+    lw a4, 36(sp)
+    lw a5, 40(sp)
+    lw a6, 44(sp)
+    lw a7, 48(sp)
+    lw t3, 52(sp)
+    lw t4, 56(sp)
+    lw t5, 60(sp)
+    lw t6, 64(sp)
+    addi sp, sp, 80
+    sret

@@ -1,0 +1,2 @@
+/* LiteX's generated/csr.h includes <system.h> (from the LiteX BIOS
+ * headers).  The kernel only uses the address macros, so this is empty. */

@@ -1,0 +1,9 @@
+#ifndef XV_SLEEPLOCK_H
+#define XV_SLEEPLOCK_H
+struct sleeplock {
+  uint locked;
+  struct spinlock lk;
+  char *name;
+  int pid;
+};
+#endif

@@ -1,0 +1,300 @@
+/* Sv32 virtual memory: two-level page tables with 32-bit PTEs.
+ * Every leaf PTE is created with A set (and D when writable) because the
+ * VexRiscv MMU faults on A=0 and refuses writes on D=0 instead of
+ * updating the bits itself. */
+#include "types.h"
+#include "param.h"
+#include "memlayout.h"
+#include "elf.h"
+#include "riscv.h"
+#include "spinlock.h"
+#include "proc.h"
+#include "defs.h"
+
+pagetable_t kernel_pagetable;
+
+extern char etext[];       /* kernel.ld: end of kernel text */
+extern char trampoline[];  /* trampoline.S */
+
+static void kvmmap(pagetable_t kpt, uintptr va, uintptr pa, uintptr sz, int perm)
+{
+  if (mappages(kpt, va, sz, pa, perm) != 0)
+    panic("kvmmap");
+}
+
+static pagetable_t kvmmake(void)
+{
+  pagetable_t kpt = (pagetable_t)kalloc();
+  memset(kpt, 0, PGSIZE);
+#if defined(PLATFORM_QEMU)
+  kvmmap(kpt, UART0, UART0, PGSIZE, PTE_R | PTE_W);
+#elif defined(PLATFORM_LITEX)
+  kvmmap(kpt, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_SIZE, PTE_R | PTE_W);
+#endif
+  /* kernel text: read + execute */
+  kvmmap(kpt, KERNBASE, KERNBASE, (uintptr)etext - KERNBASE, PTE_R | PTE_X);
+  /* kernel data, free RAM and the RAM disk */
+  kvmmap(kpt, (uintptr)etext, (uintptr)etext, PHYSTOP - (uintptr)etext, PTE_R | PTE_W);
+  /* the trampoline at the top of every address space */
+  kvmmap(kpt, TRAMPOLINE, (uintptr)trampoline, PGSIZE, PTE_R | PTE_X);
+  proc_mapstacks(kpt);
+  return kpt;
+}
+
+void kvminit(void)
+{
+  kernel_pagetable = kvmmake();
+}
+
+void kvminithart(void)
+{
+  sfence_vma();
+  w_satp(MAKE_SATP(kernel_pagetable));
+  sfence_vma();
+}
+
+/* Return the address of the PTE for va, creating the second-level table
+ * if alloc is set.  Only the two Sv32 levels exist: level 1 (4 MiB
+ * entries, VPN[1]) and level 0 (4 KiB pages, VPN[0]). */
+pte_t *walk(pagetable_t pt, uintptr va, int alloc)
+{
+  pte_t *pte = &pt[PX(1, va)];
+  if (*pte & PTE_V) {
+    if (*pte & (PTE_R | PTE_W | PTE_X))
+      panic("walk: megapage");
+    pt = (pagetable_t)PTE2PA(*pte);
+  } else {
+    if (!alloc || (pt = (pagetable_t)kalloc()) == 0)
+      return 0;
+    memset(pt, 0, PGSIZE);
+    *pte = PA2PTE(pt) | PTE_V;   /* non-leaf: A/D/U must stay 0 */
+  }
+  return &pt[PX(0, va)];
+}
+
+/* Physical address of a user-accessible page, or 0. */
+uintptr walkaddr(pagetable_t pt, uintptr va)
+{
+  if (va >= MAXUVA)
+    return 0;
+  pte_t *pte = walk(pt, va, 0);
+  if (pte == 0 || (*pte & PTE_V) == 0 || (*pte & PTE_U) == 0)
+    return 0;
+  return PTE2PA(*pte);
+}
+
+/* Map [va, va+size) to [pa, pa+size).  va and size need not be aligned. */
+int mappages(pagetable_t pt, uintptr va, uintptr size, uintptr pa, int perm)
+{
+  if (size == 0)
+    panic("mappages: size");
+  uintptr a = PGROUNDDOWN(va);
+  uintptr last = PGROUNDDOWN(va + size - 1);
+  uint32 flags = perm | PTE_V | PTE_A | ((perm & PTE_W) ? PTE_D : 0);
+  for (;;) {
+    pte_t *pte = walk(pt, a, 1);
+    if (pte == 0)
+      return -1;
+    if (*pte & PTE_V)
+      panic("mappages: remap %p", (void *)a);
+    *pte = PA2PTE(pa) | flags;
+    if (a == last)
+      break;
+    a += PGSIZE;
+    pa += PGSIZE;
+  }
+  return 0;
+}
+
+/* Remove npages of mappings starting at va (page aligned); pages that are
+ * not mapped are skipped.  Optionally free the physical memory. */
+void uvmunmap(pagetable_t pt, uintptr va, uint npages, int do_free)
+{
+  if (va % PGSIZE)
+    panic("uvmunmap: not aligned");
+  for (uint i = 0; i < npages; i++, va += PGSIZE) {
+    pte_t *pte = walk(pt, va, 0);
+    if (pte == 0 || (*pte & PTE_V) == 0)
+      continue;
+    if (PTE_FLAGS(*pte) == PTE_V)
+      panic("uvmunmap: not a leaf");
+    if (do_free)
+      kfree((void *)PTE2PA(*pte));
+    *pte = 0;
+  }
+}
+
+pagetable_t uvmcreate(void)
+{
+  pagetable_t pt = (pagetable_t)kalloc();
+  if (pt == 0)
+    return 0;
+  memset(pt, 0, PGSIZE);
+  return pt;
+}
+
+/* Grow user memory from oldsz to newsz (both counted from 0; the first
+ * page of the address space is never mapped).  Returns newsz or 0. */
+uintptr uvmalloc(pagetable_t pt, uintptr oldsz, uintptr newsz, int xperm)
+{
+  if (newsz < oldsz)
+    return oldsz;
+  if (newsz > MAXUVA)
+    return 0;
+  uintptr a = PGROUNDUP(oldsz);
+  if (a < USERBASE)
+    a = USERBASE;
+  for (; a < newsz; a += PGSIZE) {
+    char *mem = kalloc();
+    if (mem == 0) {
+      uvmdealloc(pt, a, oldsz);
+      return 0;
+    }
+    memset(mem, 0, PGSIZE);
+    if (mappages(pt, a, PGSIZE, (uintptr)mem, PTE_R | PTE_U | xperm) != 0) {
+      kfree(mem);
+      uvmdealloc(pt, a, oldsz);
+      return 0;
+    }
+  }
+  return newsz;
+}
+
+/* Shrink user memory from oldsz to newsz. */
+uintptr uvmdealloc(pagetable_t pt, uintptr oldsz, uintptr newsz)
+{
+  if (newsz >= oldsz)
+    return oldsz;
+  if (PGROUNDUP(newsz) < PGROUNDUP(oldsz)) {
+    uint n = (PGROUNDUP(oldsz) - PGROUNDUP(newsz)) / PGSIZE;
+    uvmunmap(pt, PGROUNDUP(newsz), n, 1);
+  }
+  return newsz;
+}
+
+/* Free the page-table pages themselves (all leaves already removed). */
+static void freewalk(pagetable_t pt)
+{
+  for (int i = 0; i < 1024; i++) {
+    pte_t pte = pt[i];
+    if ((pte & PTE_V) == 0)
+      continue;
+    if (pte & (PTE_R | PTE_W | PTE_X))
+      panic("freewalk: leaf");
+    pagetable_t child = (pagetable_t)PTE2PA(pte);
+    for (int j = 0; j < 1024; j++)
+      if (child[j] & PTE_V)
+        panic("freewalk: leaf %x", i * 1024 + j);
+    kfree(child);
+    pt[i] = 0;
+  }
+  kfree(pt);
+}
+
+void uvmfree(pagetable_t pt, uintptr sz)
+{
+  if (sz > USERBASE)
+    uvmunmap(pt, USERBASE, (PGROUNDUP(sz) - USERBASE) / PGSIZE, 1);
+  freewalk(pt);
+}
+
+/* Copy the user memory of a parent into a child (fork). */
+int uvmcopy(pagetable_t old, pagetable_t new, uintptr sz)
+{
+  uintptr va;
+  for (va = USERBASE; va < sz; va += PGSIZE) {
+    pte_t *pte = walk(old, va, 0);
+    if (pte == 0 || (*pte & PTE_V) == 0)
+      continue;   /* e.g. a page given back with sbrk(-n) below sz */
+    char *mem = kalloc();
+    if (mem == 0)
+      goto err;
+    memmove(mem, (char *)PTE2PA(*pte), PGSIZE);
+    if (mappages(new, va, PGSIZE, (uintptr)mem, PTE_FLAGS(*pte) & (PTE_R | PTE_W | PTE_X | PTE_U)) != 0) {
+      kfree(mem);
+      goto err;
+    }
+  }
+  return 0;
+err:
+  uvmunmap(new, USERBASE, (va - USERBASE) / PGSIZE, 1);
+  return -1;
+}
+
+/* Make a page inaccessible to user mode (the stack guard page). */
+void uvmclear(pagetable_t pt, uintptr va)
+{
+  pte_t *pte = walk(pt, va, 0);
+  if (pte == 0)
+    panic("uvmclear");
+  *pte &= ~PTE_U;
+}
+
+/* Copy len bytes from kernel src to user dstva.  The destination must be
+ * mapped, user-accessible and writable; no wrap-around past 4 GiB. */
+int copyout(pagetable_t pt, uintptr dstva, const void *src, uint len)
+{
+  const char *s = src;
+  if (dstva + len < dstva || dstva + len > MAXUVA)
+    return -1;
+  while (len > 0) {
+    uintptr va0 = PGROUNDDOWN(dstva);
+    pte_t *pte = walk(pt, va0, 0);
+    if (pte == 0 || (*pte & (PTE_V | PTE_U | PTE_W)) != (PTE_V | PTE_U | PTE_W))
+      return -1;
+    uintptr pa0 = PTE2PA(*pte);
+    uint n = PGSIZE - (dstva - va0);
+    if (n > len)
+      n = len;
+    memmove((void *)(pa0 + (dstva - va0)), s, n);
+    len -= n;
+    s += n;
+    dstva = va0 + PGSIZE;
+  }
+  return 0;
+}
+
+/* Copy len bytes from user srcva to kernel dst. */
+int copyin(pagetable_t pt, void *dst, uintptr srcva, uint len)
+{
+  char *d = dst;
+  if (srcva + len < srcva || srcva + len > MAXUVA)
+    return -1;
+  while (len > 0) {
+    uintptr va0 = PGROUNDDOWN(srcva);
+    uintptr pa0 = walkaddr(pt, va0);
+    if (pa0 == 0)
+      return -1;
+    uint n = PGSIZE - (srcva - va0);
+    if (n > len)
+      n = len;
+    memmove(d, (void *)(pa0 + (srcva - va0)), n);
+    len -= n;
+    d += n;
+    srcva = va0 + PGSIZE;
+  }
+  return 0;
+}
+
+/* Copy a NUL-terminated string of at most max bytes from user space. */
+int copyinstr(pagetable_t pt, char *dst, uintptr srcva, uint max)
+{
+  while (max > 0) {
+    uintptr va0 = PGROUNDDOWN(srcva);
+    uintptr pa0 = walkaddr(pt, va0);
+    if (pa0 == 0)
+      return -1;
+    uint n = PGSIZE - (srcva - va0);
+    if (n > max)
+      n = max;
+    const char *p = (const char *)(pa0 + (srcva - va0));
+    for (; n > 0; n--, max--) {
+      if ((*dst++ = *p++) == 0)
+        return 0;
+    }
+    srcva = va0 + PGSIZE;
+    if (srcva == 0)
+      return -1;    /* wrapped around the top of the address space */
+  }
+  return -1;
+}

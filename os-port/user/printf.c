@@ -1,0 +1,115 @@
+#include <stdarg.h>
+#include "kernel/types.h"
+#include "user/user.h"
+
+/* output is collected in a small buffer and written in one write()
+ * per call, so that lines from concurrent processes do not interleave */
+struct out {
+  int fd;
+  int n;
+  char buf[128];
+};
+
+static void flush(struct out *o)
+{
+  if (o->n > 0)
+    write(o->fd, o->buf, o->n);
+  o->n = 0;
+}
+
+static void put(struct out *o, char c)
+{
+  if (o->n == sizeof(o->buf))
+    flush(o);
+  o->buf[o->n++] = c;
+}
+
+static void putnum(struct out *o, uint64 x, int base, int sgn)
+{
+  static const char digits[] = "0123456789abcdef";
+  char buf[24];
+  int i = 0, neg = 0;
+  if (sgn && (int64)x < 0) {
+    neg = 1;
+    x = -(int64)x;
+  }
+  do {
+    buf[i++] = digits[x % base];
+    x /= base;
+  } while (x);
+  if (neg)
+    buf[i++] = '-';
+  while (--i >= 0)
+    put(o, buf[i]);
+}
+
+static void vprintf(int fd, const char *fmt, va_list ap)
+{
+  struct out o;
+  o.fd = fd;
+  o.n = 0;
+  for (int i = 0; fmt[i]; i++) {
+    char c = fmt[i];
+    if (c != '%') {
+      put(&o, c);
+      continue;
+    }
+    c = fmt[++i];
+    int lng = 0;   /* %l is 32-bit (long) on RV32, %ll 64-bit */
+    if (c == 'l') {
+      c = fmt[++i];
+      if (c == 'l') {
+        lng = 1;
+        c = fmt[++i];
+      }
+    }
+    if (c == 0)
+      break;
+    if (c == 'd') {
+      if (lng) putnum(&o, va_arg(ap, int64), 10, 1);
+      else putnum(&o, (int64)va_arg(ap, int), 10, 1);
+    } else if (c == 'u') {
+      if (lng) putnum(&o, va_arg(ap, uint64), 10, 0);
+      else putnum(&o, va_arg(ap, uint32), 10, 0);
+    } else if (c == 'x') {
+      if (lng) putnum(&o, va_arg(ap, uint64), 16, 0);
+      else putnum(&o, va_arg(ap, uint32), 16, 0);
+    } else if (c == 'p') {
+      uint32 v = (uint32)va_arg(ap, void *);
+      put(&o, '0');
+      put(&o, 'x');
+      for (int k = 28; k >= 0; k -= 4)
+        put(&o, "0123456789abcdef"[(v >> k) & 0xf]);
+    } else if (c == 's') {
+      const char *s = va_arg(ap, const char *);
+      if (s == 0)
+        s = "(null)";
+      while (*s)
+        put(&o, *s++);
+    } else if (c == 'c') {
+      put(&o, va_arg(ap, int));
+    } else if (c == '%') {
+      put(&o, '%');
+    } else {
+      put(&o, '%');
+      put(&o, c);
+    }
+  }
+  flush(&o);
+}
+
+void fprintf(int fd, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fd, fmt, ap);
+  va_end(ap);
+}
+
+void printf(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(1, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,267 @@
+"""The xv6 RV32 port under QEMU: build, boot through scripts/xv6run.py,
+run shell commands, usertests, the timing programs.  Also checks that the
+LiteX platform builds (it can only run in litex_sim, see docs/xv6.md)."""
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OSPORT = os.path.join(REPO, "os-port")
+XV6RUN = os.path.join(REPO, "scripts", "xv6run.py")
+README = os.path.join(OSPORT, "README")
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
+    reason="needs qemu-system-riscv32 and riscv64-unknown-elf-gcc")
+
+
+def make(*args):
+    r = subprocess.run(["make", "-C", OSPORT, "-j2", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert r.returncode == 0, r.stdout[-4000:]
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def qemu_build():
+    make("PLATFORM=qemu")
+    return os.path.join(OSPORT, "build", "qemu")
+
+
+def xv6(cmds, timeout=60, build_dir=None, extra=(), platform="qemu", boot_timeout=30):
+    """Boot, type the command lines, return (exit status, transcript)."""
+    argv = [sys.executable, XV6RUN, "--platform", platform, "--quiet",
+            "--timeout", str(timeout), "--boot-timeout", str(boot_timeout)]
+    if build_dir:
+        argv += ["--build-dir", build_dir]
+    for c in cmds:
+        argv += ["--cmd", c]
+    argv += list(extra)
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=timeout * len(cmds) + boot_timeout + 60)
+    return r.returncode, r.stdout
+
+
+def outputs(transcript, cmds):
+    """Map each typed command line to the text it printed before the next
+    prompt (command lines must be distinct)."""
+    assert len(set(cmds)) == len(cmds)
+    res = {}
+    pos = transcript.index("$ ")
+    for c in cmds:
+        start = transcript.index("$ " + c + "\n", pos) + len("$ " + c + "\n")
+        end = transcript.find("\n$ ", start - 1)
+        end = len(transcript) if end < 0 else end + 1
+        res[c] = transcript[start:end]
+        pos = end
+    return res
+
+
+def host_wc(path):
+    data = open(path, "rb").read()
+    return data.count(b"\n"), len(data.split()), len(data)
+
+
+def test_build_outputs(qemu_build):
+    for f in ("kernel.elf", "kernel.bin", "fs.img"):
+        assert os.path.getsize(os.path.join(qemu_build, f)) > 0, f
+    hdr = open(os.path.join(qemu_build, "kernel.elf"), "rb").read(20)
+    assert hdr[:4] == b"\x7fELF" and hdr[4] == 1, "not ELF32"
+    assert struct.unpack("<H", hdr[18:20])[0] == 243, "not RISC-V"
+    entry = struct.unpack("<I", open(os.path.join(qemu_build, "kernel.elf"), "rb").read(28)[24:28])[0]
+    assert entry == 0x80000000
+    # the file system image fits the 2 MiB RAM-disk window
+    assert os.path.getsize(os.path.join(qemu_build, "fs.img")) <= 2 * 1024 * 1024
+
+
+def test_shell_commands(qemu_build):
+    lines, words, chars = host_wc(README)
+    xv6_lines = [ln for ln in open(README).read().splitlines() if "xv6" in ln]
+    cmds = [
+        "echo hello world",
+        "ls",
+        "cat README | wc",
+        "grep xv6 README",
+        "cat < README | grep xv6 | wc",
+        "echo abc > t1",
+        "cat t1",
+        "echo more >> t1",
+        "wc t1",
+        "(echo a; echo b) | wc",
+        "echo one; echo two",
+        "mkdir dd",
+        "echo x > dd/f",
+        "ls dd",
+        "ln README r2",
+        "wc r2",
+        "rm t1",
+        "cat t1 README",
+        "echo   spaced    args  ",
+        "nonexistent",
+    ]
+    rc, t = xv6(cmds)
+    assert rc == 0, t
+    assert "panic" not in t
+    out = outputs(t, cmds)
+    assert out["echo hello world"] == "hello world\n"
+    names = [ln.split()[0] for ln in out["ls"].splitlines() if ln.strip()]
+    for n in ("README", "cat", "sh", "usertests", "timetest", "sysbench", "console", "."):
+        assert n in names, (n, out["ls"])
+    assert out["cat README | wc"].split() == [str(lines), str(words), str(chars)]
+    assert out["grep xv6 README"].splitlines() == xv6_lines
+    assert out["cat < README | grep xv6 | wc"].split()[0] == str(len(xv6_lines))
+    assert out["echo abc > t1"] == ""
+    assert out["cat t1"] == "abc\n"
+    assert out["wc t1"].split() == ["2", "2", "9", "t1"]
+    assert out["(echo a; echo b) | wc"].split() == ["2", "2", "4"]
+    assert out["echo one; echo two"] == "one\ntwo\n"
+    dd = [ln.split()[0] for ln in out["ls dd"].splitlines()]
+    assert sorted(dd) == [".", "..", "f"]
+    assert out["wc r2"].split() == [str(lines), str(words), str(chars), "r2"]
+    assert out["cat t1 README"] == "cat: cannot open t1\n"
+    assert out["echo   spaced    args  "] == "spaced args\n"
+    assert "exec nonexistent failed" in out["nonexistent"]
+
+
+def test_usertests_full(qemu_build):
+    rc, t = xv6(["usertests"], timeout=180)
+    assert rc == 0, t[-3000:]
+    assert "panic" not in t
+    assert "ALL TESTS PASSED" in t, t[-3000:]
+    names = re.findall(r"^test (\w+): ", t, re.M)
+    assert len(names) >= 19 and len(set(names)) == len(names)
+    assert not re.search(r"^test \w+: .*FAILED", t, re.M)
+    # the whole suite gives back every page it used
+    m = re.search(r"free pages: (\d+) before, (\d+) after", t)
+    assert m and int(m.group(2)) >= int(m.group(1)), t[-500:]
+
+
+def test_usertests_quick_and_programs(qemu_build):
+    cmds = ["usertests -q", "forktest", "stressfs", "ls", "grind 300", "zombie", "uptime"]
+    rc, t = xv6(cmds, timeout=120)
+    assert rc == 0, t[-3000:]
+    assert "panic" not in t
+    out = outputs(t, cmds)
+    assert "ALL TESTS PASSED" in out["usertests -q"]
+    assert "(quick)" in out["usertests -q"]
+    assert "fork test OK" in out["forktest"]
+    # five processes print "write i" and "read" concurrently: characters of
+    # different writes may interleave on the console, so count letters
+    assert "stressfs starting" in out["stressfs"]
+    assert out["stressfs"].count("d") == 5 and out["stressfs"].count("w") == 5, out["stressfs"]
+    assert not re.search(r"stressfs\d", out["ls"])     # every process removed its file
+    assert "grind: OK" in out["grind 300"]
+    assert re.search(r"up \d+ ticks", out["uptime"])
+
+
+def parse_timetest(text):
+    assert "timetest: timebase 10000000 Hz, tick 100 Hz" in text, text
+    m = re.search(r"timetest: (\d+) reads, (\d+) went backwards", text)
+    assert m, text
+    s = re.search(r"sleep\((\d+)\) took (\d+) ticks, (\d+) clocks, expected (\d+)", text)
+    assert s, text
+    return int(m.group(2)), [int(x) for x in s.groups()]
+
+
+def test_timetest(qemu_build):
+    rc, t = xv6(["timetest", "timetest 20"])
+    assert rc == 0, t
+    for chunk in t.split("$ timetest")[1:]:
+        backwards, (nticks, took, clocks, expected) = parse_timetest(chunk)
+        assert backwards == 0
+        assert "monotonic OK" in chunk
+        assert expected == nticks * 10_000_000 // 100      # QEMU virt: 10 MHz
+        assert 0.85 * expected <= clocks <= 1.4 * expected, chunk
+        assert nticks <= took <= nticks + 2
+        assert "timetest: OK" in chunk
+
+
+SYSBENCH = re.compile(r"sysbench: (.+?): (\d+)\.(\d+) clocks \((\d+) ns\) per op")
+
+
+def run_sysbench(build_dir=None, n=20000):
+    rc, t = xv6([f"sysbench {n}"], build_dir=build_dir, timeout=120)
+    assert rc == 0, t
+    res = {name: int(a) + int(b) / 100 for name, a, b, _ in SYSBENCH.findall(t)}
+    assert set(res) >= {"empty loop", "time read (csrr time)", "null syscall (getpid)",
+                        "rdtime64 (timeh,time,timeh)"}, t
+    return res, t
+
+
+def test_sysbench(qemu_build):
+    res, t = run_sysbench()
+    print(t)
+    read, sysc = res["time read (csrr time)"], res["null syscall (getpid)"]
+    assert 0 < read < sysc, res
+    # an emulated read is a trap to machine mode and back: it costs far
+    # more than the loop around it
+    assert read > 10 * res["empty loop"], res
+
+
+def test_time_emulation_is_the_path_taken(qemu_build):
+    """The default build traps `csrr time` into machine mode; NATIVE_TIME=1
+    lets QEMU read it directly.  The emulated read must be clearly slower,
+    and both must agree on the rate (timetest)."""
+    make("PLATFORM=qemu", "NATIVE_TIME=1")
+    native_dir = os.path.join(OSPORT, "build", "qemu-native")
+    key = "time read (csrr time)"
+    # QEMU's figures follow host load: take the best of two runs of each
+    native = min(run_sysbench(native_dir)[0][key] for _ in range(2))
+    emulated = min(run_sysbench()[0][key] for _ in range(2))
+    print("native", native, "emulated", emulated)
+    assert emulated > 2 * native, (native, emulated)
+    rc, t = xv6(["timetest 20"], build_dir=native_dir)
+    assert rc == 0 and "timetest: OK" in t, t
+
+
+def test_runner_reports_a_hung_command(qemu_build):
+    # `cat` with no arguments waits for console input forever
+    rc, t = xv6(["echo first", "cat"], timeout=3)
+    assert rc == 3, t
+    assert "first" in t
+
+
+def test_litex_platform_builds():
+    make("PLATFORM=litex")
+    b = os.path.join(OSPORT, "build", "litex")
+    for f in ("kernel.elf", "kernel.bin", "fs.img", "boot.json"):
+        assert os.path.getsize(os.path.join(b, f)) > 0, f
+    boot = json.load(open(os.path.join(b, "boot.json")))
+    assert boot == {"kernel.bin": "0x40000000", "fs.img": "0x40200000"}
+    # LiteX jumps to the address of the last entry
+    assert list(boot)[-1] == "kernel.bin"
+    entry = struct.unpack("<I", open(os.path.join(b, "kernel.elf"), "rb").read(28)[24:28])[0]
+    assert entry == 0x40000000
+    # kernel.bin must not reach into the RAM disk
+    assert os.path.getsize(os.path.join(b, "kernel.bin")) <= 0x200000
+    assert os.path.getsize(os.path.join(b, "fs.img")) <= 0x200000
+
+
+LITEX_GENERATED = os.path.join(REPO, "build", "sim", "software", "include", "generated")
+
+
+@pytest.mark.skipif(os.environ.get("XV6_LITEX") != "1",
+                    reason="slow (~5 min): set XV6_LITEX=1 to boot xv6 in HashSoC's litex_sim")
+def test_litex_sim_usertests_quick():
+    """Opt-in: the LiteX build against soc/sim.py's generated headers, booted in
+    litex_sim through xv6run.py: timetest, sysbench, usertests -q."""
+    assert os.path.isdir(LITEX_GENERATED), "build the simulator first: python -m soc.sim --build-only"
+    make("PLATFORM=litex", f"LITEX_GENERATED_DIR={LITEX_GENERATED}")
+    clock = int(re.search(r"#define CONFIG_CLOCK_FREQUENCY (\d+)",
+                          open(os.path.join(LITEX_GENERATED, "soc.h")).read()).group(1))
+    cmds = ["timetest", "sysbench 200", "usertests -q"]
+    rc, t = xv6(cmds, timeout=1500, platform="litex", boot_timeout=900)
+    print(t)
+    assert rc == 0, t[-3000:]
+    assert "panic" not in t
+    out = outputs(t, cmds)
+    assert "timetest: OK" in out["timetest"]
+    assert f"timebase {clock} Hz, tick 10 Hz" in out["timetest"]
+    assert "ALL TESTS PASSED" in out["usertests -q"]
+    assert SYSBENCH.search(out["sysbench 200"])
