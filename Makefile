@@ -7,7 +7,7 @@ PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test test-fast bench seed001 docs sim-build clean
+.PHONY: setup demo test test-fast bench seed001 docs sim-build sim qemu run clean
 
 setup:
 	@bash scripts/setup.sh
@@ -34,6 +34,27 @@ docs: setup
 
 sim-build: setup
 	$(PY) -m soc.sim --build-only
+
+# xv6: interactive shell in litex_sim (make sim) or QEMU (make qemu), or a scripted
+# session: make run CMD='echo hi; ls' [PLATFORM=litex|qemu]
+PLATFORM ?= litex
+GENERATED := $(CURDIR)/build/sim/software/include/generated
+CMD ?= ls
+
+xv6-litex: sim-build
+	$(MAKE) -C os-port PLATFORM=litex LITEX_GENERATED_DIR=$(GENERATED)
+
+xv6-qemu: setup
+	$(MAKE) -C os-port PLATFORM=qemu
+
+sim: xv6-litex
+	$(PY) -m soc.sim --ram-init os-port/build/litex/boot.json
+
+qemu: xv6-qemu
+	$(MAKE) -C os-port qemu
+
+run: xv6-$(PLATFORM)
+	$(PY) scripts/xv6run.py --platform $(PLATFORM) --split --cmd "$(CMD)"
 
 clean:
 	rm -rf build

@@ -241,27 +241,3 @@ def test_litex_platform_builds():
     # kernel.bin must not reach into the RAM disk
     assert os.path.getsize(os.path.join(b, "kernel.bin")) <= 0x200000
     assert os.path.getsize(os.path.join(b, "fs.img")) <= 0x200000
-
-
-LITEX_GENERATED = os.path.join(REPO, "build", "sim", "software", "include", "generated")
-
-
-@pytest.mark.skipif(os.environ.get("XV6_LITEX") != "1",
-                    reason="slow (~5 min): set XV6_LITEX=1 to boot xv6 in HashSoC's litex_sim")
-def test_litex_sim_usertests_quick():
-    """Opt-in: the LiteX build against soc/sim.py's generated headers, booted in
-    litex_sim through xv6run.py: timetest, sysbench, usertests -q."""
-    assert os.path.isdir(LITEX_GENERATED), "build the simulator first: python -m soc.sim --build-only"
-    make("PLATFORM=litex", f"LITEX_GENERATED_DIR={LITEX_GENERATED}")
-    clock = int(re.search(r"#define CONFIG_CLOCK_FREQUENCY (\d+)",
-                          open(os.path.join(LITEX_GENERATED, "soc.h")).read()).group(1))
-    cmds = ["timetest", "sysbench 200", "usertests -q"]
-    rc, t = xv6(cmds, timeout=1500, platform="litex", boot_timeout=900)
-    print(t)
-    assert rc == 0, t[-3000:]
-    assert "panic" not in t
-    out = outputs(t, cmds)
-    assert "timetest: OK" in out["timetest"]
-    assert f"timebase {clock} Hz, tick 10 Hz" in out["timetest"]
-    assert "ALL TESTS PASSED" in out["usertests -q"]
-    assert SYSBENCH.search(out["sysbench 200"])
