@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from vectors import parse_records
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC_DIR = ROOT / "firmware" / "swhash"
 SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "keccak_sw.c"]
@@ -127,41 +129,8 @@ def check_batch(cli, cases, what):
 
 
 def parse_kv(text):
-    """Records of `key = value` lines from a CAVP .rsp / Keccak KAT file.
-
-    A record ends at a blank line or when a key repeats; `[...]` section
-    headers are returned in each record under "_section"."""
-    recs, cur, section = [], {}, {}
-
-    def flush():
-        nonlocal cur
-        if cur:
-            cur["_section"] = dict(section)
-            recs.append(cur)
-        cur = {}
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            flush()
-            continue
-        if line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            flush()
-            body = line[1:-1]
-            if "=" in body:
-                k, v = body.split("=", 1)
-                section[k.strip()] = v.strip()
-            continue
-        if "=" not in line:
-            continue
-        k, v = (s.strip() for s in line.split("=", 1))
-        if k in cur:
-            flush()
-        cur[k] = v
-    flush()
-    return recs
+    """Records of `key = value` lines from a CAVP .rsp / Keccak KAT file (tests/vectors.py)."""
+    return parse_records(text, strict=False)
 
 
 def cavp_path(rel):

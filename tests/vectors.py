@@ -25,13 +25,17 @@ API:
 
 import cryptography_vectors
 
-__all__ = ["load_rsp", "msg_bytes"]
+__all__ = ["load_rsp", "parse_records", "msg_bytes"]
 
 
 def load_rsp(relative_path):
     with cryptography_vectors.open_vector_file(relative_path, "r") as f:
-        text = f.read()
+        return parse_records(f.read(), where=relative_path)
 
+
+def parse_records(text, where="", strict=True):
+    """The records of a CAVP .rsp or Keccak KAT text (see load_rsp). With strict=False,
+    lines without `=` are skipped instead of refused (the KAT files have such lines)."""
     entries = []
     section = {}
     current = {}
@@ -60,7 +64,9 @@ def load_rsp(relative_path):
                 section[body.strip()] = None
             continue
         if "=" not in line:
-            raise ValueError(f"{relative_path}: cannot parse line {raw!r}")
+            if strict:
+                raise ValueError(f"{where}: cannot parse line {raw!r}")
+            continue
         key, value = (s.strip() for s in line.split("=", 1))
         if key in current:
             flush()

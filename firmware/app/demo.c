@@ -8,16 +8,10 @@
 #include <generated/csr.h>
 
 #include "hashsoc/hash.h"
+#include "board.h"
 
-void platform_irq_init(void);
 
 static uint8_t big[4096] __attribute__((aligned(4)));
-
-static uint64_t now(void)
-{
-	cpu_timer_latch_write(1);
-	return cpu_timer_time_read();
-}
 
 static void show(int alg, const char *label, const void *msg, size_t len)
 {
@@ -63,10 +57,6 @@ int main(void)
 	show(HASH_SHA256, "a 4 KiB buffer", big, sizeof(big));
 	show(HASH_SHA3_256, "a 4 KiB buffer", big, sizeof(big));
 	printf("DONE\n");
-#ifdef CSR_SIM_FINISH_BASE
-	sim_finish_finish_write(1);
-#endif
-	for (;;)
-		;
+	finish();
 	return 0;
 }

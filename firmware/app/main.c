@@ -18,19 +18,13 @@
 #include <generated/soc.h>
 
 #include "hashsoc/hash.h"
+#include "board.h"
 
-void platform_irq_init(void);
 
 #define MAXLEN 65536
 static uint8_t msgbuf[MAXLEN + 8] __attribute__((aligned(4)));
 static uint8_t out[512], ref[512];
 static int passed, failed;
-
-static uint64_t now(void)
-{
-	cpu_timer_latch_write(1);
-	return cpu_timer_time_read();
-}
 
 static const char *path_name[] = {"sw", "pio", "dma", "irq"};
 static const int path_prov[] = {HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW};
@@ -267,10 +261,6 @@ int main(void)
 	uint64_t t2 = now();
 	printf("CLOCKS selftest %u bench %u\n", (unsigned)(t1 - t0), (unsigned)(t2 - t1));
 	printf("DONE\n");
-#ifdef CSR_SIM_FINISH_BASE
-	sim_finish_finish_write(1);
-#endif
-	for (;;)
-		;
+	finish();
 	return 0;
 }

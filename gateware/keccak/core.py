@@ -75,6 +75,8 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from ..common.core_signature import hash_core_signature
+
 __all__ = ["MODES", "ROUND_CONSTANTS", "RHO_OFFSETS", "RATE_MAX", "KeccakRound", "KeccakCore"]
 
 
@@ -182,20 +184,8 @@ class KeccakRound(wiring.Component):
 
 class KeccakCore(wiring.Component):
     """Keccak engine core; ports and context words as in docs/engine-interface.md."""
-    mode:      In(4)
-    init:      In(1)
-    in_valid:  In(1)
-    in_ready:  Out(1)
-    in_data:   In(32)
-    in_nbytes: In(3)
-    in_last:   In(1)
-    squeeze:   In(1)
-    busy:      Out(1)
-    done:      Out(1)
-    ctx_addr:  In(6)
-    ctx_rdata: Out(32)
-    ctx_wdata: In(32)
-    ctx_we:    In(1)
+    def __init__(self):
+        super().__init__(hash_core_signature())
 
     def elaborate(self, platform):
         m = Module()

@@ -71,7 +71,8 @@ working variable so that the "a..h = H when idle" rule holds after an import.
 
 from amaranth import *
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
+
+from ..common.core_signature import hash_core_signature
 
 __all__ = ["SHA256Core", "K", "IV_SHA256", "IV_SHA224", "MODE_SHA256", "MODE_SHA224"]
 
@@ -119,21 +120,6 @@ def Maj(x, y, z): return (x & y) ^ (x & z) ^ (y & z)
 class SHA256Core(wiring.Component):
     """SHA-256/SHA-224 core; ``variant`` is ``"folded"`` (64 clk/block) or ``"basic"`` (65)."""
 
-    mode: In(4)
-    init: In(1)
-    in_valid: In(1)
-    in_ready: Out(1)
-    in_data: In(32)
-    in_nbytes: In(3)
-    in_last: In(1)
-    squeeze: In(1)          # Keccak only; ignored here
-    busy: Out(1)
-    done: Out(1)
-    ctx_addr: In(6)
-    ctx_rdata: Out(32)
-    ctx_wdata: In(32)
-    ctx_we: In(1)
-
     VARIANTS = ("folded", "basic")
 
     def __init__(self, variant="folded"):
@@ -141,7 +127,7 @@ class SHA256Core(wiring.Component):
             raise ValueError(f"variant must be one of {self.VARIANTS}, not {variant!r}")
         self.variant = variant
         self.clocks_per_block = 64 if variant == "folded" else 65
-        super().__init__()
+        super().__init__(hash_core_signature())     # squeeze is ignored: no XOF modes
 
     def elaborate(self, platform):
         m = Module()
