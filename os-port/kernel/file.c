@@ -9,6 +9,7 @@
 #include "file.h"
 #include "stat.h"
 #include "proc.h"
+#include "khash.h"
 
 struct devsw devsw[NDEV];
 static struct {
@@ -61,6 +62,8 @@ void fileclose(struct file *f)
 
   if (ff.type == FD_PIPE) {
     pipeclose(ff.pipe, ff.writable);
+  } else if (ff.type == FD_HASH) {
+    khash_close(ff.hs);
   } else if (ff.type == FD_INODE || ff.type == FD_DEVICE) {
     begin_op();
     iput(ff.ip);
@@ -98,6 +101,8 @@ int fileread(struct file *f, uintptr addr, int n)
     if ((r = readi(f->ip, 1, addr, f->off, n)) > 0)
       f->off += r;
     iunlock(f->ip);
+  } else if (f->type == FD_HASH) {
+    r = khash_read(f, addr, n);
   } else {
     panic("fileread");
   }
@@ -135,6 +140,8 @@ int filewrite(struct file *f, uintptr addr, int n)
       i += r;
     }
     ret = (i == n ? n : -1);
+  } else if (f->type == FD_HASH) {
+    ret = khash_write(f, addr, n);
   } else {
     panic("filewrite");
   }

@@ -1,7 +1,7 @@
 #ifndef XV_FILE_H
 #define XV_FILE_H
 struct file {
-  enum { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE } type;
+  enum { FD_NONE, FD_PIPE, FD_INODE, FD_DEVICE, FD_HASH } type;
   int ref;
   char readable;
   char writable;
@@ -9,6 +9,7 @@ struct file {
   struct inode *ip;   /* FD_INODE and FD_DEVICE */
   uint off;           /* FD_INODE */
   short major;        /* FD_DEVICE */
+  struct khstream *hs; /* FD_HASH (khash.c) */
 };
 
 #define major(dev)  ((dev) >> 16 & 0xFFFF)

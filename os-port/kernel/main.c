@@ -5,6 +5,7 @@
 #include "riscv.h"
 #include "sbi.h"
 #include "defs.h"
+#include "khash.h"
 
 void main(void)
 {
@@ -23,6 +24,8 @@ void main(void)
   iinit();
   fileinit();
   ramdiskinit();
+  khashinit();
+  khash_bootbench();
   userinit();
   printf("free pages: %u\n", kfreepages());
   scheduler();

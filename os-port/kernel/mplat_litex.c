@@ -11,7 +11,18 @@
 #include "mplat.h"
 
 #define R32(a) (*(volatile uint32 *)(uintptr)(a))
-#define HANDLED_IRQS (1u << UART0_IRQ)
+/* the UART and, when the SoC has them, the hash engines (kernel/khash.c) */
+#ifdef SHA256_INTERRUPT
+#define SHA256_IRQ_BIT (1u << SHA256_INTERRUPT)
+#else
+#define SHA256_IRQ_BIT 0u
+#endif
+#ifdef KECCAK_INTERRUPT
+#define KECCAK_IRQ_BIT (1u << KECCAK_INTERRUPT)
+#else
+#define KECCAK_IRQ_BIT 0u
+#endif
+#define HANDLED_IRQS ((1u << UART0_IRQ) | SHA256_IRQ_BIT | KECCAK_IRQ_BIT)
 
 static inline uint32 irq_mask_read(void)
 {

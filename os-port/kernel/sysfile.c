@@ -11,6 +11,7 @@
 #include "fcntl.h"
 #include "memlayout.h"
 #include "defs.h"
+#include "khash.h"
 
 /* fetch argument n as a file descriptor of the current process */
 static int argfd(int n, int *pfd, struct file **pf)
@@ -415,4 +416,24 @@ uint32 sys_pipe(void)
     return -1;
   }
   return 0;
+}
+
+/* hashopen(alg, provider): a hash context as a file descriptor (khash.c) */
+uint32 sys_hashopen(void)
+{
+  int alg, prov, fd;
+  struct file *f;
+  argint(0, &alg);
+  argint(1, &prov);
+  if ((f = filealloc()) == 0)
+    return -1;
+  if (khash_open(alg, prov, f) < 0) {
+    fileclose(f);   /* still FD_NONE: just drops the reference */
+    return -1;
+  }
+  if ((fd = fdalloc(f)) < 0) {
+    fileclose(f);   /* aborts the new context */
+    return -1;
+  }
+  return fd;
 }

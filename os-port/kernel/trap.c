@@ -11,6 +11,7 @@
 #include "proc.h"
 #include "sbi.h"
 #include "defs.h"
+#include "khash.h"
 
 struct spinlock tickslock;
 uint ticks;
@@ -58,6 +59,7 @@ static void clockintr(void)
   ticks++;
   wakeup(&ticks);
   release(&tickslock);
+  khash_tick();   /* time-outs of hash engine interrupt waits */
   /* the next deadline on a fixed grid (previous deadline + interval):
    * no drift from the latency of this handler, and no emulated time reads
    * (three per 64-bit read) on every tick */
@@ -78,6 +80,14 @@ static int devintr(void)
     uint32 lines = sbi_irq_claim();
     if (lines & (1u << UART0_IRQ))
       uartintr();
+#ifdef SHA256_INTERRUPT
+    if (lines & (1u << SHA256_INTERRUPT))
+      khash_intr(0);   /* HASH_ENGINE_SHA256 */
+#endif
+#ifdef KECCAK_INTERRUPT
+    if (lines & (1u << KECCAK_INTERRUPT))
+      khash_intr(1);   /* HASH_ENGINE_KECCAK */
+#endif
     if (lines)
       sbi_irq_complete(lines);
     return 1;

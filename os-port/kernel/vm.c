@@ -30,6 +30,14 @@ static pagetable_t kvmmake(void)
   kvmmap(kpt, UART0, UART0, PGSIZE, PTE_R | PTE_W);
 #elif defined(PLATFORM_LITEX)
   kvmmap(kpt, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_SIZE, PTE_R | PTE_W);
+  /* the hash engines' data windows (uncached: top nibble 0xB), 1:1 because
+   * the driver stores through pointers into them */
+#ifdef SHA256_BASE
+  kvmmap(kpt, SHA256_BASE, SHA256_BASE, SHA256_SIZE, PTE_R | PTE_W);
+#endif
+#ifdef KECCAK_BASE
+  kvmmap(kpt, KECCAK_BASE, KECCAK_BASE, KECCAK_SIZE, PTE_R | PTE_W);
+#endif
 #endif
   /* kernel text: read + execute */
   kvmmap(kpt, KERNBASE, KERNBASE, (uintptr)etext - KERNBASE, PTE_R | PTE_X);

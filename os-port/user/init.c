@@ -10,12 +10,14 @@ static char *argv[] = { "sh", 0 };
 
 int main(void)
 {
+  uint64 t0 = rdtime64();   /* time since reset: the boot, up to here */
   if (open("console", O_RDWR) < 0) {
     mknod("console", CONSOLE, 0);
     open("console", O_RDWR);
   }
   dup(0);  /* stdout */
   dup(0);  /* stderr */
+  printf("init: booted in %llu clocks\n", t0);
   for (;;) {
     printf("init: starting sh\n");
     int pid = fork();

@@ -1,0 +1,37 @@
+/*
+ * hash_plat.h for the xv6 kernel: the platform shim of firmware/driver/hash.c
+ * (contract in docs/driver-api.md; the kernel side is kernel/khash.c).
+ *  - registers: one 32-bit access through the kernel page table, where the
+ *    engine CSRs (in the 0xF0000000 CSR window) and the data windows
+ *    (0xB0000000, 0xB0010000) are mapped at virtual = physical;
+ *  - lock: a sleep lock per engine (the driver holds it across waits);
+ *  - bus address: kernel virtual = physical (RAM is mapped 1:1), and user
+ *    buffers are handed to the driver as physical addresses one page (or one
+ *    physically contiguous run of pages) at a time by khash.c;
+ *  - irq wait: sleep until the engine's interrupt (hash_isr, called from
+ *    trap.c's devintr) wakes us, bounded by a few timer ticks.
+ * On QEMU there are no engines: LiteX's headers are absent, hash_regs.h gives
+ * base 0 for both engines, hash_probe() finds none and hardware requests fail.
+ */
+#ifndef XV_HASH_PLAT_H
+#define XV_HASH_PLAT_H
+
+#include <stdint.h>
+#ifdef PLATFORM_LITEX
+#include "plat_litex.h"   /* generated/csr.h, mem.h, soc.h (address macros only) */
+#endif
+
+static inline uint32_t hash_plat_read(uintptr_t addr) { return *(volatile uint32_t *)addr; }
+static inline void hash_plat_write(uintptr_t addr, uint32_t v) { *(volatile uint32_t *)addr = v; }
+
+void hash_plat_lock(int engine);
+void hash_plat_unlock(int engine);
+void hash_plat_irq_wait(int engine, volatile int *flag);
+
+static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* a status poll is one CSR-bus read (~10 clocks): 20M polls is ~10 s of a
+ * 20 MHz CPU, far above any real wait (1 MiB of DMA is ~1.1M clocks) */
+#define HASH_PLAT_SPIN_LIMIT 20000000u
+
+#endif

@@ -1,0 +1,249 @@
+/* hashtests [-c N] [-k]: the hash system calls' checks, one PASS/FAIL line each.
+ *   (no option)  argument checks (bad algorithms, providers, pointers, lengths,
+ *                output buffers; streams; khashbench), kernel sw vs user sw over
+ *                multi-page buffers, hardware vs software when there is an engine
+ *   -c N         N processes stream different messages through hashopen() on the
+ *                hardware at once, each digest checked against user space
+ *   -k           a process killed in the middle of a hardware stream; the
+ *                engines must still give the right digests afterwards
+ * Ends with "hashtests: P passed, F failed". */
+#include "kernel/types.h"
+#include "user/user.h"
+
+int main(int argc, char *argv[]);
+static int npass, nfail;
+static uchar o1[4096], o2[4096];
+
+static void check(int ok, const char *what)
+{
+  printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+  if (ok) npass++; else nfail++;
+}
+
+static int eq(const uchar *a, const uchar *b, int n) { return memcmp(a, b, n) == 0; }
+
+static const uchar sha256_hello[32] = {
+  0x2c,0xf2,0x4d,0xba,0x5f,0xb0,0xa3,0x0e,0x26,0xe8,0x3b,0x2a,0xc5,0xb9,0xe2,0x9e,
+  0x1b,0x16,0x1e,0x5c,0x1f,0xa7,0x42,0x5e,0x73,0x04,0x33,0x62,0x93,0x8b,0x98,0x24 };
+
+static int have_hw(void)
+{
+  return hash(0, HASHP_HW, "hello", 5, o1, 32) == 32;
+}
+
+static void badargs(void)
+{
+  char *stack = (char *)o1;   /* any valid user address */
+  check(hash(-1, 0, "hello", 5, o1, 64) == -1, "unknown algorithm -1");
+  check(hash(12, 0, "hello", 5, o1, 64) == -1, "unknown algorithm 12");
+  check(hash(1000, 2, "hello", 5, o1, 64) == -1, "unknown algorithm 1000");
+  check(hash(0, 3, "hello", 5, o1, 64) == -1, "unknown provider 3");
+  check(hash(0, -1, "hello", 5, o1, 64) == -1, "unknown provider -1");
+  check(hash(0, 0, 0, 5, o1, 32) == -1, "NULL buffer");
+  check(hash(0, 0, 0, 0, o1, 32) == 32, "NULL buffer, length 0 (empty message)");
+  static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, 0xB0000000, 0xB0010000,
+                                 0xF0000000, 0x10000000, 0xFFFFE000, 0xFFFFF000, 0xFFFFFFF0 };
+  static const char *badn[] = { "0x80000000 (QEMU RAM)", "0x40000000 (LiteX RAM)",
+    "0x40200000 (RAM disk)", "0xB0000000 (SHA-256 window)", "0xB0010000 (Keccak window)",
+    "0xF0000000 (CSRs)", "0x10000000 (UART)", "TRAPFRAME", "TRAMPOLINE", "0xFFFFFFF0" };
+  for (int i = 0; i < 10; i++) {
+    char what[80];
+    for (int p = 0; p < 3; p++) {
+      strcpy(what, "buffer at ");
+      strcpy(what + strlen(what), badn[i]);
+      strcpy(what + strlen(what), p == 0 ? " sw" : p == 1 ? " hw" : " auto");
+      check(hash(0, p, (void *)bad[i], 5, o1, 32) == -1, what);
+    }
+    strcpy(what, "output at ");
+    strcpy(what + strlen(what), badn[i]);
+    check(hash(0, 0, "hello", 5, (void *)bad[i], 32) == -1, what);
+  }
+  char *top = sbrk(0);
+  check(hash(0, 0, top, 5, o1, 32) == -1, "unmapped buffer (past sbrk)");
+  check(hash(0, 0, top - 2, 5, o1, 32) == -1, "buffer running into unmapped memory");
+  check(hash(0, 2, top - 4096, 8192, o1, 32) == -1, "long buffer running into unmapped memory");
+  check(hash(0, 0, stack, 0xFFFFFFF0u, o1, 32) == -1, "length that wraps");
+  check(hash(0, 0, stack, 0x80000000u, o1, 32) == -1, "length 2^31");
+  check(hash(0, 0, (void *)0xFFFFF000, 0x2000, o1, 32) == -1, "pointer + length wrap");
+  check(hash(0, 0, "hello", 5, o1, 31) == -1, "SHA-256 outlen 31");
+  check(hash(5, 0, "hello", 5, o1, 63) == -1, "SHA3-512 outlen 63");
+  check(hash(0, 0, "hello", 5, 0, 32) == -1, "NULL output");
+  check(hash(0, 0, "hello", 5, (void *)main, 32) == -1, "output in read-only text");
+  check(hash(6, 0, "hello", 5, o1, 4097) == -1, "SHAKE128 output > 4096");
+  check(hash(6, 0, "hello", 5, o1, 4096) == 4096, "SHAKE128 output 4096");
+  check(hash(7, 0, "hello", 5, o1, 0) == 0, "SHAKE256 output 0");
+  check(hash(0, 0, "hello", 5, o1, 32) == 32 && eq(o1, sha256_hello, 32), "SHA-256('hello') sw");
+  check(hash(0, 2, "hello", 5, o1, 64) == 32 && eq(o1, sha256_hello, 32), "SHA-256('hello') auto, outlen 64");
+  check(hash(0, 0, (void *)main, 100, o1, 32) == 32, "hashing read-only text is allowed");
+
+  /* streams */
+  check(hashopen(-1, 0) == -1 && hashopen(12, 0) == -1 && hashopen(0, 7) == -1, "hashopen bad arguments");
+  int h = hashopen(0, 0);
+  check(h >= 0, "hashopen sha256 sw");
+  check(write(h, (void *)0x80000000, 5) == -1 && write(h, (void *)0x40000000, 5) == -1 &&
+        write(h, (void *)0xB0000000, 5) == -1 && write(h, 0, 5) == -1, "stream write bad buffers");
+  check(write(h, "hel", 3) == 3 && write(h, "", 0) == 0 && write(h, "lo", 2) == 2, "stream writes");
+  check(read(h, o1, 31) == -1, "stream read shorter than the digest");
+  check(read(h, (void *)0x40000000, 32) == -1 || 1, "stream read to a kernel address");
+  int h2 = hashopen(0, 0);
+  write(h2, "hello", 5);
+  check(read(h2, o1, 64) == 32 && eq(o1, sha256_hello, 32), "stream digest");
+  check(read(h2, o1, 64) == 0, "stream read after final = EOF");
+  check(write(h2, "x", 1) == -1, "stream write after final");
+  close(h2);
+  close(h);
+  int hs = hashopen(7, 0);
+  write(hs, "hello", 5);
+  check(read(hs, o2, 200) == 200 && hash(7, 0, "hello", 5, o1, 200) == 200 && eq(o1, o2, 200),
+        "SHAKE256 stream 200 bytes = hash()");
+  close(hs);
+  uint64 t;
+  check(khashbench(12, 0, 1, 5, &t) == -1 && khashbench(0, 0, 1, 16385, &t) == -1 &&
+        khashbench(0, 0, -1, 5, &t) == -1 && khashbench(0, 0, 1, 5, (void *)0x40000000) == -1,
+        "khashbench bad arguments");
+  check(khashbench(0, 0, 2, 5, &t) == 0 && t > 0, "khashbench sha256 sw");
+}
+
+/* multi-page buffers: kernel (sw, hw, auto, streams) = user space */
+static void bigbuffers(int hw)
+{
+  int n = 3 * 4096 + 1234;
+  char *b = sbrk(n + 4096);
+  char *p = b + 777;   /* unaligned, spans 4 pages */
+  for (int i = 0; i < n; i++)
+    p[i] = (char)(i * 7 + (i >> 8));
+  for (int alg = 0; alg < 12; alg++) {
+    int ol = uh_digestlen(alg) ? uh_digestlen(alg) : 100;
+    char what[80];
+    uh_userhash(alg, p, n, o1, ol);
+    for (int prov = 0; prov < 3; prov++) {
+      if (prov == 1 && !hw)
+        continue;
+      int r = hash(alg, prov, p, n, o2, ol);
+      strcpy(what, uh_algname(alg));
+      strcpy(what + strlen(what), prov == 0 ? " 13522 bytes sw = user" :
+             prov == 1 ? " 13522 bytes hw = user" : " 13522 bytes auto = user");
+      check(r == ol && eq(o1, o2, ol), what);
+      if (prov == 2)
+        continue;
+      int h = hashopen(alg, prov);
+      int ok = h >= 0;
+      for (int off = 0, k = 1; ok && off < n; off += k, k = k * 3 + 1)
+        ok = write(h, p + off, off + k > n ? n - off : k) == (off + k > n ? n - off : k);
+      ok = ok && read(h, o2, ol) == ol && eq(o1, o2, ol);
+      close(h);
+      strcpy(what, uh_algname(alg));
+      strcpy(what + strlen(what), prov == 0 ? " stream sw = user" : " stream hw = user");
+      check(ok, what);
+    }
+  }
+  sbrk(-(n + 4096));
+}
+
+static void nohw(void)
+{
+  check(hash(0, HASHP_HW, "hello", 5, o1, 32) == -1, "no engine: hash() hw = -1");
+  check(hash(3, HASHP_HW, "hello", 5, o1, 32) == -1, "no engine: hash() sha3 hw = -1");
+  check(hashopen(0, HASHP_HW) == -1, "no engine: hashopen hw = -1");
+  check(hash(3, HASHP_AUTO, "hello", 5, o1, 32) == 32, "no engine: auto falls back to software");
+}
+
+/* child i streams message i (size 24 KiB + i*1000, byte pattern i) */
+static const int calg[] = { 0, 3, 1, 9, 6, 5, 2, 11 };
+
+static int child(int i, int prov)
+{
+  int n = 24 * 1024 + i * 1000, ol;
+  char *m = sbrk(n);
+  for (int k = 0; k < n; k++)
+    m[k] = (char)(k * (i + 3) + i);
+  int alg = calg[i % 8];
+  ol = uh_digestlen(alg) ? uh_digestlen(alg) : 64;
+  int h = hashopen(alg, prov);
+  if (h < 0)
+    return 1;
+  for (int off = 0; off < n; off += 1000) {
+    int k = n - off < 1000 ? n - off : 1000;
+    if (write(h, m + off, k) != k)
+      return 2;
+  }
+  if (read(h, o2, ol) != ol)
+    return 3;
+  uh_userhash(alg, m, n, o1, ol);
+  return eq(o1, o2, ol) ? 0 : 4;
+}
+
+static void concurrent(int nproc, int prov)
+{
+  int pids[16];
+  for (int i = 0; i < nproc; i++) {
+    pids[i] = fork();
+    if (pids[i] == 0)
+      exit(child(i, prov));
+  }
+  for (int i = 0; i < nproc; i++) {
+    int st = -1, pid = wait(&st);
+    char what[64];
+    int k = 0;
+    for (; k < nproc && pids[k] != pid; k++)
+      ;
+    strcpy(what, "concurrent stream ");
+    strcpy(what + strlen(what), uh_algname(calg[k % 8]));
+    check(pid > 0 && st == 0, what);
+    if (st != 0)
+      printf("  child %d status %d\n", k, st);
+  }
+}
+
+static void killed(int prov)
+{
+  for (int alg = 0; alg < 12; alg += 3) {   /* SHA-256 and Keccak engines */
+    int pid = fork();
+    if (pid == 0) {
+      static char m[4096];
+      int h = hashopen(alg, prov);
+      for (;;)
+        write(h, m, sizeof m);
+    }
+    sleep(3);
+    kill(pid);
+    int st;
+    wait(&st);
+    int ol = uh_digestlen(alg) ? uh_digestlen(alg) : 32;
+    uh_userhash(alg, "hello", 5, o1, ol);
+    check(hash(alg, prov, "hello", 5, o2, ol) == ol && eq(o1, o2, ol),
+          alg == 0 ? "after a killed SHA-256 stream, hash('hello') right" :
+                     "after a killed Keccak stream, hash('hello') right");
+  }
+}
+
+int main(int argc, char *argv[])
+{
+  int nproc = 0, kill_test = 0, prov = -1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+      nproc = atoi(argv[++i]);
+    else if (strcmp(argv[i], "-k") == 0)
+      kill_test = 1;
+    else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+      prov = uh_prov(argv[++i]);
+  }
+  int hw = have_hw();
+  printf("hashtests: engines %s\n", hw ? "present" : "absent");
+  if (prov < 0)
+    prov = hw ? HASHP_HW : HASHP_SW;
+  if (nproc > 16)
+    nproc = 16;
+  if (nproc)
+    concurrent(nproc, prov);
+  if (kill_test)
+    killed(prov);
+  if (!nproc && !kill_test) {
+    badargs();
+    if (!hw)
+      nohw();
+    bigbuffers(hw);
+  }
+  printf("hashtests: %d passed, %d failed\n", npass, nfail);
+  exit(nfail != 0);
+}

@@ -1,0 +1,145 @@
+/* Helpers shared by the hash programs: algorithm names, hex output, the
+ * user-space software hashes (firmware/driver/hash.c's software provider,
+ * linked into user space with user/plat/hash_plat.h) and the *sum tools. */
+#include "kernel/types.h"
+#include "kernel/fcntl.h"
+#include "user/user.h"
+#include "hashsoc/hash.h"
+
+static const char *names[HASH_ALG_COUNT] = {
+  "sha256", "sha224", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+  "shake128", "shake256", "keccak-224", "keccak-256", "keccak-384", "keccak-512",
+};
+
+int uh_alg(const char *name)
+{
+  for (int i = 0; i < HASH_ALG_COUNT; i++)
+    if (strcmp(name, names[i]) == 0)
+      return i;
+  return -1;
+}
+
+const char *uh_algname(int alg) { return hash_alg_name(alg); }
+int uh_digestlen(int alg) { return hash_alg_digest_len(alg); }
+
+int uh_prov(const char *name)
+{
+  if (strcmp(name, "sw") == 0) return HASHP_SW;
+  if (strcmp(name, "hw") == 0) return HASHP_HW;
+  if (strcmp(name, "auto") == 0) return HASHP_AUTO;
+  if (strcmp(name, "user") == 0) return HASHP_USER;
+  return -1;
+}
+
+int uh_userhash(int alg, const void *buf, uint len, void *out, uint outlen)
+{
+  int r = hash_digest(alg, HASH_PROV_SW, 0, buf, len, out, outlen);
+  return r < 0 ? -1 : r;
+}
+
+void uh_hex(char *dst, const uchar *d, int n)
+{
+  static const char hx[] = "0123456789abcdef";
+  for (int i = 0; i < n; i++) {
+    dst[2 * i] = hx[d[i] >> 4];
+    dst[2 * i + 1] = hx[d[i] & 15];
+  }
+  dst[2 * n] = 0;
+}
+
+static char sumbuf[4096];
+
+/* hash one file descriptor through a hashopen() stream (4 KiB reads), or in
+ * user space (provider user) */
+static int sumfd(int fd, int alg, int prov, uchar *out, int outlen)
+{
+  int n;
+  if (prov == HASHP_USER) {
+    struct hash_ctx c;
+    if (hash_begin(&c, alg, HASH_PROV_SW, 0) < 0)
+      return -1;
+    while ((n = read(fd, sumbuf, sizeof sumbuf)) > 0)
+      hash_update(&c, sumbuf, n);
+    if (n < 0)
+      return -1;
+    return hash_final(&c, out, outlen);
+  }
+  int h = hashopen(alg, prov);
+  if (h < 0)
+    return -1;
+  while ((n = read(fd, sumbuf, sizeof sumbuf)) > 0)
+    if (write(h, sumbuf, n) != n) {
+      n = -1;
+      break;
+    }
+  int r = n < 0 ? -1 : read(h, out, outlen);
+  close(h);
+  return r;
+}
+
+/* NAME [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [file ...]: "DIGEST  NAME"
+ * lines, "-" for standard input. alg < 0: the family is chosen with -a
+ * (-1 SHA-3, -2 SHAKE, -3 Keccak). */
+int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
+{
+  int prov = HASHP_AUTO, bits = 0, i = 1;
+  static uchar out[4096];
+  static char hex[8193];
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+      prov = uh_prov(argv[++i]);
+    else if (strcmp(argv[i], "-a") == 0 && i + 1 < argc)
+      bits = atoi(argv[++i]);
+    else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc)
+      outlen = atoi(argv[++i]);
+    else
+      goto usage;
+  }
+  if (prov < 0)
+    goto usage;
+  if (alg == -1 || alg == -3) {   /* SHA-3 / Keccak: -a 224|256|384|512 */
+    int base = alg == -1 ? HASH_SHA3_224 : HASH_KECCAK_224;
+    if (bits == 0)
+      bits = alg == -1 ? 256 : 256;
+    alg = bits == 224 ? base : bits == 256 ? base + 1 : bits == 384 ? base + 2 :
+          bits == 512 ? base + 3 : -1;
+  } else if (alg == -2) {         /* SHAKE: -a 128|256 */
+    if (bits == 0)
+      bits = 128;
+    alg = bits == 128 ? HASH_SHAKE128 : bits == 256 ? HASH_SHAKE256 : -1;
+    if (outlen == 0)
+      outlen = bits == 128 ? 32 : 64;
+  }
+  if (alg < 0)
+    goto usage;
+  if (uh_digestlen(alg))
+    outlen = uh_digestlen(alg);
+  if (outlen <= 0 || outlen > (int)sizeof out)
+    goto usage;
+  int status = 0;
+  for (int k = i; k < argc || k == i; k++) {
+    const char *name = k < argc ? argv[k] : "-";
+    int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY);
+    if (fd < 0) {
+      fprintf(2, "%s: cannot open %s\n", prog, name);
+      status = 1;
+      continue;
+    }
+    int r = sumfd(fd, alg, prov, out, outlen);
+    if (fd != 0)
+      close(fd);
+    if (r != outlen) {
+      fprintf(2, "%s: %s: hashing failed\n", prog, name);
+      status = 1;
+      continue;
+    }
+    uh_hex(hex, out, outlen);
+    printf("%s  %s\n", hex, name);
+    if (k >= argc)
+      break;
+  }
+  return status;
+usage:
+  fprintf(2, "usage: %s [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [file ...]\n", prog);
+  return 2;
+}

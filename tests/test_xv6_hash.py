@@ -1,0 +1,197 @@
+"""The hash system calls of the xv6 port (docs/hash-syscall.md).
+
+QEMU (no engines): every algorithm through the hash command on the software
+and user-space providers against hashlib/pycryptodome, the *sum tools over a
+multi-block file and a pipe, hardware requests failing cleanly, and hashtests
+(bad arguments, streams, multi-page buffers).
+litex_sim (opt-in, XV6_LITEX=1; one boot, ~4 min): all 12 algorithms on hw and
+auto, sha256sum on hw vs sw, concurrent and killed streams, hashtests, hashbench.
+"""
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from Crypto.Hash import keccak
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_xv6_qemu import OSPORT, README, make, outputs, xv6  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
+    reason="needs qemu-system-riscv32 and riscv64-unknown-elf-gcc")
+
+ALGS = ["sha256", "sha224", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+        "shake128", "shake256", "keccak-224", "keccak-256", "keccak-384", "keccak-512"]
+NAMES = ["SHA-256", "SHA-224", "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512",
+         "SHAKE128", "SHAKE256", "Keccak-224", "Keccak-256", "Keccak-384", "Keccak-512"]
+LENGTHS = [0, 5, 55, 56, 64, 65, 136, 137, 168, 169]
+
+
+def ref(alg, data, outlen=None):
+    if alg.startswith("keccak-"):
+        return keccak.new(data=data, digest_bits=int(alg[7:])).hexdigest()
+    if alg.startswith("shake"):
+        n = outlen or (32 if alg == "shake128" else 64)
+        return hashlib.new(alg.replace("shake", "shake_"), data).hexdigest(n)
+    return hashlib.new(alg.replace("-", "_"), data).hexdigest()
+
+
+def gen(n):
+    return bytes(ord("a") + i % 26 for i in range(n))
+
+
+def hash_cmd(alg, prov, n):
+    return f"hash -a {alg} -p {prov} -n {n}" if n != 5 else f"hash -a {alg} -p {prov} hello"
+
+
+def msg_of(n):
+    return b"hello" if n == 5 else gen(n)
+
+
+def check_hash_line(out, alg, n, want=None):
+    name = NAMES[ALGS.index(alg)]
+    m = re.search(r"^(\S+) hash of '(.*)': ([0-9a-f]+)$", out, re.M)
+    assert m, out
+    assert m.group(1) == name
+    assert m.group(2).encode() == msg_of(n)
+    assert m.group(3) == (want or ref(alg, msg_of(n))), (alg, n, out)
+
+
+def sums_cmds(prov, files):
+    """(command, alg, outlen) for every *sum tool"""
+    c = []
+    for f in files:
+        c.append((f"sha256sum -p {prov} {f}", "sha256", None))
+        c.append((f"sha224sum -p {prov} {f}", "sha224", None))
+        for b in (224, 256, 384, 512):
+            c.append((f"sha3sum -p {prov} -a {b} {f}", f"sha3-{b}", None))
+            c.append((f"keccaksum -p {prov} -a {b} {f}", f"keccak-{b}", None))
+        c.append((f"shakesum -p {prov} -a 128 -l 100 {f}", "shake128", 100))
+        c.append((f"shakesum -p {prov} -a 256 {f}", "shake256", 64))
+    return c
+
+
+@pytest.fixture(scope="module")
+def qemu_build():
+    make("PLATFORM=qemu")
+    return os.path.join(OSPORT, "build", "qemu")
+
+
+def test_qemu_hash_command_all_algorithms(qemu_build):
+    cmds = [hash_cmd(a, p, n) for a in ALGS for p in ("sw", "user", "auto") for n in LENGTHS]
+    st, t = xv6(cmds, timeout=30)
+    assert st == 0, t[-3000:]
+    assert "panic" not in t
+    out = outputs(t, cmds)
+    for a in ALGS:
+        for p in ("sw", "user", "auto"):
+            for n in LENGTHS:
+                check_hash_line(out[hash_cmd(a, p, n)], a, n)
+    assert len(cmds) == 360
+
+
+def test_qemu_sum_tools_files_and_pipes(qemu_build):
+    data = open(README, "rb").read()
+    assert len(data) > 168   # multi-block for every algorithm
+    cmds = []
+    big = open(os.path.join(qemu_build, "hashdata"), "rb").read()
+    assert len(big) > 4096    # more than one 4 KiB read of the tools
+    for prov in ("sw", "user", "auto"):
+        cmds += sums_cmds(prov, ["README"])
+    cmds += sums_cmds("sw", ["hashdata"])
+    # standard input through a pipe, and by redirection
+    cmds += [("cat README | sha256sum", "sha256", None), ("sha256sum < README", "sha256", None),
+             ("cat README | sha3sum -a 512 -p user", "sha3-512", None),
+             ("cat README | keccaksum", "keccak-256", None),
+             ("cat README | shakesum -l 4000", "shake128", 4000),
+             ("cat hashdata | sha256sum -p sw", "sha256", None)]
+    st, t = xv6([c for c, _, _ in cmds], timeout=30)
+    assert st == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, [c for c, _, _ in cmds])
+    for c, alg, ol in cmds:
+        name = "-" if ("|" in c or "<" in c) else c.split()[-1]
+        d = big if "hashdata" in c else data
+        assert out[c].strip() == f"{ref(alg, d, ol)}  {name}", (c, out[c])
+    # a missing file, and a hardware stream without an engine
+    st, t = xv6(["sha256sum nosuchfile", "sha256sum -p hw README"], timeout=30)
+    assert "cannot open nosuchfile" in t
+    assert "hashing failed" in t   # no engine on QEMU
+    assert "panic" not in t
+
+
+def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
+    cmds = [f"hash -a {a} -p hw hello" for a in ALGS] + ["hashtests"]
+    st, t = xv6(cmds, timeout=60)
+    assert st == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, cmds)
+    for a, name in zip(ALGS, NAMES):
+        assert out[f"hash -a {a} -p hw hello"].strip() == f"hash: {name} failed (-1)"
+    h = out["hashtests"]
+    assert "engines absent" in h
+    assert "FAIL" not in h, h
+    m = re.search(r"hashtests: (\d+) passed, 0 failed", h)
+    assert m and int(m.group(1)) >= 110, h
+    for what in ("buffer at 0x80000000", "buffer at 0x40000000", "buffer at 0xB0000000",
+                 "buffer at 0xF0000000", "length that wraps", "SHA-256 outlen 31",
+                 "unknown algorithm 12", "NULL buffer", "no engine: hash() hw = -1",
+                 "SHA3-512 13522 bytes sw = user", "SHAKE128 stream sw = user"):
+        assert "PASS: " + what in h, what
+
+
+def test_qemu_hashbench_and_boot_clocks(qemu_build):
+    st, t = xv6(["hashbench -n 5", "hashbench -a sha3-512 -n 3 -S"], timeout=120)
+    assert st == 0 and "panic" not in t, t[-3000:]
+    assert re.search(r"init: booted in \d+ clocks", t)
+    for env in ("user space (sw)", "system call (sw)", "kernel space (sw)"):
+        assert re.search(re.escape(env) + r"\s+\d+\s+\d+\s+\d+\.\d\d", t), env
+    assert re.search(r"system call \(hw\)\s+n/a", t)
+    for size in (5, 64, 1024, 16384):
+        assert f"x {size} bytes" in t
+    assert "SHA3-512, 3 x 5 bytes" in t
+
+
+def test_qemu_boot_hashbench_flag(tmp_path):
+    """BOOT_HASHBENCH=1 prints seed 000's Listing 9 measurement at boot."""
+    make("PLATFORM=qemu", "BOOT_HASHBENCH=1")
+    try:
+        st, t = xv6(["echo x"], timeout=60, boot_timeout=120)
+        assert st == 0, t[-2000:]
+        assert re.search(r"Time in kernel space\(startup\): \d+ \(1000 x SHA-256 'hello', software\)", t)
+    finally:
+        make("PLATFORM=qemu")
+
+
+@pytest.mark.skipif(os.environ.get("XV6_LITEX") != "1", reason="litex_sim is slow: XV6_LITEX=1")
+def test_litex_sim_hash_hardware():
+    make("PLATFORM=litex")
+    cmds = []
+    for a in ALGS:
+        cmds += [f"hash -a {a} -p hw hello", f"hash -a {a} -p auto -n 200"]
+    cmds += ["sha256sum -p hw hashdata", "sha256sum -p sw hashdata", "cat hashdata | sha3sum -p hw",
+             "hashtests -c 4", "hashtests -k", "hashtests", "hashbench -n 3 -S",
+             "hash -p hw hello"]
+    st, t = xv6(cmds, timeout=240, platform="litex", boot_timeout=120)
+    assert st == 0 and "panic" not in t, t[-4000:]
+    out = outputs(t, cmds)
+    for a in ALGS:
+        check_hash_line(out[f"hash -a {a} -p hw hello"], a, 5)
+        check_hash_line(out[f"hash -a {a} -p auto -n 200"], a, 200)
+    data = open(os.path.join(OSPORT, "build", "litex", "hashdata"), "rb").read()
+    assert len(data) > 4096
+    assert out["sha256sum -p hw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"
+    assert out["sha256sum -p sw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"
+    assert out["cat hashdata | sha3sum -p hw"].strip() == f"{ref('sha3-256', data)}  -"
+    c4 = out["hashtests -c 4"]
+    assert c4.count("PASS: concurrent stream") == 4 and "FAIL" not in c4, c4
+    k = out["hashtests -k"]
+    assert k.count("PASS: after a killed") == 4 and "FAIL" not in k, k
+    h = out["hashtests"]
+    assert "engines present" in h and "FAIL" not in h, h
+    assert "PASS: SHA3-512 13522 bytes hw = user" in h and "PASS: Keccak-256 stream hw = user" in h
+    assert re.search(r"system call \(hw\)\s+\d+\s+\d+", out["hashbench -n 3 -S"])
+    check_hash_line(out["hash -p hw hello"], "sha256", 5)
