@@ -12,6 +12,10 @@
 #include "hash_plat.h"
 #include "hashsoc/hash_regs.h"
 
+#ifndef HASH_PLAT_POLLS_BEFORE_SLEEP
+#define HASH_PLAT_POLLS_BEFORE_SLEEP 0   /* the platform's hash_plat.h may set a bound */
+#endif
+
 enum { ST_IDLE, ST_OPEN, ST_FINISHED };
 
 struct alg_info {
@@ -41,7 +45,7 @@ struct engine {
 	int8_t present;             /* -1: not probed yet */
 	struct hash_ctx *owner;     /* context whose state is in the engine */
 	volatile int irq_flag;
-	int irq_armed;              /* an event is enabled for the current wait */
+	uint32_t irq_events;        /* HASH_F_IRQ: the events that end the current wait */
 };
 
 static struct engine engines[HASH_ENGINE_COUNT] = {
@@ -102,32 +106,42 @@ static int fail(struct engine *e, struct hash_ctx *c, int err)
 	c->hw_errors = rd(e, HREG(ERRORS));
 	wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
 	wr(e, HREG(EV_ENABLE), 0);
-	e->irq_armed = 0;
+	e->irq_events = 0;
 	e->owner = 0;
 	c->state = ST_FINISHED;
 	return err;
 }
 
-/* Arm the interrupt events before starting an operation (HASH_F_IRQ). */
+/* Name the events that end the next wait (HASH_F_IRQ); wait_status enables them only
+ * if it is going to sleep. */
 static void irq_arm(struct engine *e, struct hash_ctx *c, uint32_t events)
 {
-	if (!(c->flags & HASH_F_IRQ))
-		return;
-	e->irq_flag = 0;
-	e->irq_armed = 1;
-	wr(e, HREG(EV_PENDING), 0xffffffffu);
-	wr(e, HREG(EV_ENABLE), events | HBIT(EV_ENABLE, ERROR));
+	if (c->flags & HASH_F_IRQ)
+		e->irq_events = events | HBIT(EV_ENABLE, ERROR);
 }
 
 /* Wait until (status & mask) == want. Bounded; an error bit fails the message. */
 static int wait_status(struct engine *e, struct hash_ctx *c, uint32_t mask, uint32_t want)
 {
-	if (e->irq_armed) {
+	if (e->irq_events) {
+		/* Adaptive: most waits (a block, a page of DMA) end sooner than an interrupt
+		 * round trip through the OS. Poll up to the platform's bound with the interrupt
+		 * off; only then enable it, look once more (so a completion between the last
+		 * poll and the enable is not missed: status is a level), and sleep. */
 		uint32_t st = rd(e, HREG(STATUS));
-		if ((st & mask) != want && !(st & HBIT(STATUS, ERROR)))
-			hash_plat_irq_wait(e - engines, &e->irq_flag);
-		wr(e, HREG(EV_ENABLE), 0);
-		e->irq_armed = 0;
+		for (uint32_t n = 0; n < HASH_PLAT_POLLS_BEFORE_SLEEP && (st & mask) != want &&
+		     !(st & HBIT(STATUS, ERROR)); n++)
+			st = rd(e, HREG(STATUS));
+		if ((st & mask) != want && !(st & HBIT(STATUS, ERROR))) {
+			e->irq_flag = 0;
+			wr(e, HREG(EV_PENDING), 0xffffffffu);
+			wr(e, HREG(EV_ENABLE), e->irq_events);
+			st = rd(e, HREG(STATUS));
+			if ((st & mask) != want && !(st & HBIT(STATUS, ERROR)))
+				hash_plat_irq_wait(e - engines, &e->irq_flag);
+			wr(e, HREG(EV_ENABLE), 0);
+		}
+		e->irq_events = 0;
 	}
 	for (uint32_t n = 0;; n++) {
 		uint32_t st = rd(e, HREG(STATUS));

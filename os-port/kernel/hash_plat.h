@@ -34,4 +34,9 @@ static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uin
  * 20 MHz CPU, far above any real wait (1 MiB of DMA is ~1.1M clocks) */
 #define HASH_PLAT_SPIN_LIMIT 20000000u
 
+/* With HASH_F_IRQ the driver first polls this many times (~10 clocks a poll: about the time
+ * a 4 KiB DMA takes), then sleeps: an interrupt round trip through the machine-mode layer
+ * and the scheduler costs more than a short wait. */
+#define HASH_PLAT_POLLS_BEFORE_SLEEP 512u
+
 #endif

@@ -105,11 +105,8 @@ void khashinit(void)
 #ifndef KHASH_AUTO_THRESHOLD
 #define KHASH_AUTO_THRESHOLD 1   /* litex_sim: syscall+hw beats syscall+sw from 1 byte on */
 #endif
-/* messages from this size on sleep until the engine's interrupt; shorter
- * ones poll (the interrupt round trip costs more than the wait) */
-#ifndef KHASH_IRQ_MIN
-#define KHASH_IRQ_MIN 16384
-#endif
+/* Hardware requests arm the engine's interrupt; the driver polls a short while first
+ * (HASH_PLAT_POLLS_BEFORE_SLEEP in hash_plat.h) and sleeps only on long waits. */
 
 static int engine_present(int alg)
 {
@@ -125,7 +122,8 @@ static int pick_provider(int alg, int provider, uint len)
 
 static int hw_flags(uint len)
 {
-  return len >= KHASH_IRQ_MIN ? HASH_F_IRQ : 0;
+  (void)len;
+  return HASH_F_IRQ;
 }
 
 /* ---- user buffers, in place ---- */
