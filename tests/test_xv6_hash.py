@@ -166,9 +166,13 @@ def test_qemu_boot_hashbench_flag(tmp_path):
         make("PLATFORM=qemu")
 
 
-@pytest.mark.skipif(os.environ.get("XV6_LITEX") != "1", reason="litex_sim is slow: XV6_LITEX=1")
 def test_litex_sim_hash_hardware():
-    make("PLATFORM=litex")
+    """One litex_sim boot: every algorithm on the engines, files and pipes, four concurrent
+    streams, killed streams, bad input, hashbench (~5 min)."""
+    from soc import sim
+    sim.build()
+    make("PLATFORM=litex",
+         f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}")
     cmds = []
     for a in ALGS:
         cmds += [f"hash -a {a} -p hw hello", f"hash -a {a} -p auto -n 200"]

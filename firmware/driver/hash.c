@@ -222,17 +222,25 @@ static void pio_final(struct engine *e, const uint8_t *p, size_t k)
 	hash_plat_write(e->win + HWIN_FINAL + 4 * k, v);
 }
 
-/* Give the engine n bytes; with last, they end the message. */
+/* Give the engine n bytes by CPU stores; with last, they end the message. */
+static int feed_pio(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
+{
+	pio_words(e, p, n & ~(size_t)3);
+	if (last)
+		pio_final(e, p + (n & ~(size_t)3), n & 3);
+	if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
+		return fail(e, c, HASH_ERR_HW);
+	return HASH_OK;
+}
+
+/* Give the engine the caller's n bytes (DMA unless HASH_F_PIO); with last, they end the
+ * message. Bytes from the context's own buffer always go by feed_pio: at most one block,
+ * and the context may live where DMA cannot read (e.g. an OS kernel stack that is not
+ * mapped virtual = physical). */
 static int feed(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
 {
-	if (c->flags & HASH_F_PIO) {
-		pio_words(e, p, n & ~(size_t)3);
-		if (last)
-			pio_final(e, p + (n & ~(size_t)3), n & 3);
-		if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
-			return fail(e, c, HASH_ERR_HW);
-		return HASH_OK;
-	}
+	if (c->flags & HASH_F_PIO)
+		return feed_pio(e, c, p, n, last);
 	if (n == 0) {           /* nothing to read: just close the message */
 		if (last)
 			pio_final(e, p, 0);
@@ -350,7 +358,7 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
 		len -= take;
 		if (c->buflen < c->block)
 			goto out;       /* all of data is in buf; nothing for the engine yet */
-		if ((r = acquire(e, c)) < 0 || (r = feed(e, c, c->buf, c->block, 0)) < 0)
+		if ((r = acquire(e, c)) < 0 || (r = feed_pio(e, c, c->buf, c->block, 0)) < 0)
 			goto out;
 		c->buflen = 0;
 	}
@@ -410,14 +418,8 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 	int id = algs[c->alg].engine;
 	struct engine *e = &engines[id];
 	hash_plat_lock(id);
-	/* The tail is at most one block: stores are cheaper than a DMA round trip. */
-	uint8_t flags = c->flags;
-	c->flags |= HASH_F_PIO;
-	if ((r = acquire(e, c)) >= 0 && (r = feed(e, c, c->buf, c->buflen, 1)) >= 0) {
-		c->flags = flags;
+	if ((r = acquire(e, c)) >= 0 && (r = feed_pio(e, c, c->buf, c->buflen, 1)) >= 0)
 		r = finish(e, c, out, outlen);
-	}
-	c->flags = flags;
 	hash_plat_unlock(id);
 	return r;
 }
