@@ -12,8 +12,15 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 setup:
 	@bash scripts/setup.sh
 
+DEMO_CMDS := --cmd 'hash hello' --cmd 'hash -a sha3-512 -p hw Mouna_Noura_ATSIP_2020' \
+             --cmd 'hash -p sw hello' --cmd 'sha256sum -p hw README hashdata' \
+             --cmd 'hashbench -n 3 -S'
+
 demo: setup
 	$(PY) -m soc.runfw --app demo
+	$(MAKE) --no-print-directory xv6-litex
+	@echo "== xv6 on the same SoC: the hash system call, sha256sum, hashbench"
+	$(PY) scripts/xv6run.py --platform litex --quiet --timeout 600 --boot-timeout 600 $(DEMO_CMDS)
 
 test: setup
 	$(PY) -m pytest tests -m "not fpga"
