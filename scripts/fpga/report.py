@@ -65,14 +65,24 @@ def log(msg):
     print(f"[fpga-report] {msg}", file=sys.stderr, flush=True)
 
 
-def source_hash(*extra):
+ENGINE_SOURCES = ("gateware",)
+ULX3S_SOURCES = ("gateware", "soc", "boards/ulx3s.py", "boards/common.py")
+ARTY_SOURCES = ("gateware", "soc", "boards/arty.py", "boards/common.py")
+
+
+def source_hash(paths, *extra):
+    """Hash of the Python sources under `paths` (dirs or files) and `extra`."""
     h = hashlib.sha256(repr(extra).encode())
-    for sub in ("gateware", "soc", "boards"):
-        for root, _, files in sorted(os.walk(os.path.join(TOP, sub))):
-            for f in sorted(files):
-                if f.endswith(".py"):
-                    with open(os.path.join(root, f), "rb") as fh:
-                        h.update(fh.read())
+    files = []
+    for p in paths:
+        full = os.path.join(TOP, p)
+        if os.path.isfile(full):
+            files.append(full)
+        for root, _, names in sorted(os.walk(full)):
+            files += [os.path.join(root, f) for f in sorted(names) if f.endswith(".py")]
+    for f in files:
+        with open(f, "rb") as fh:
+            h.update(fh.read())
     return h.hexdigest()[:16]
 
 
@@ -117,6 +127,28 @@ def nextpnr_result(report_path, log_path):
     }
 
 
+def critical_path(log_path, net=None):
+    """Summary of nextpnr's last critical-path report (for `net`, else the first clock)."""
+    if not os.path.exists(log_path):
+        return None
+    text = open(log_path, errors="replace").read()
+    heads = [m for m in re.finditer(r"Critical path report for clock '([^']+)'", text)
+             if net is None or m.group(1) == net]
+    if not heads:
+        return None
+    start = heads[-1].end()
+    m = re.search(r"([\d.]+) ns logic, ([\d.]+) ns routing", text[start:])
+    if not m:
+        return None
+    body = text[start:start + m.start()]
+    srcs = re.findall(r"Source (\S+)", body)
+    sinks = re.findall(r"Sink (\S+)", body)
+    short = lambda n: re.sub(r"(_(LUT4|TRELLIS|CCU2C|PFUMX|L6MUX21)\w*)$", "", n.split("$")[0])[:70]
+    return {"from": short(srcs[0]) if srcs else "?", "to": short(sinks[-1]) if sinks else "?",
+            "levels": len(re.findall(r"\blogic\b", body)),
+            "logic_ns": float(m.group(1)), "routing_ns": float(m.group(2))}
+
+
 def yosys_ecp5_luts(rpt):
     """LUT4 and CCU2C counts from a yosys log's last statistics."""
     text = open(rpt, errors="replace").read()
@@ -129,29 +161,54 @@ def yosys_ecp5_luts(rpt):
 
 # ULX3S SoC --------------------------------------------------------------------------------------
 
-def ulx3s_soc(tag, engines, variant, freq, seed, bios):
+def ulx3s_result(gw, tag, engines, variant, freq, secs):
+    res = nextpnr_result(os.path.join(gw, "nextpnr-report.json"), os.path.join(gw, "nextpnr.log"))
+    res.update(yosys_ecp5_luts(os.path.join(gw, "radiona_ulx3s.rpt")))
+    fm = {k: (a, "PASS" if a >= c else "FAIL", c) for k, (a, c) in res["fmax_all"].items()}
+    net = sys_clock_net(fm, freq / 1e6)
+    res.update({"tag": tag, "engines": list(engines), "variant": variant, "target_mhz": freq / 1e6,
+                "fmax_mhz": res["fmax_all"][net][0], "sys_net": net, "seconds": secs,
+                "pass": res["fmax_all"][net][0] >= freq / 1e6,
+                "critical": critical_path(os.path.join(gw, "nextpnr.log"), net)})
+    return res
+
+
+def ulx3s_key(engines, variant, freq, seed):
+    return source_hash(ULX3S_SOURCES, "ulx3s", engines, variant, freq, seed)
+
+
+def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
     d = os.path.join(OUT, f"ulx3s-{tag}")
-    key = source_hash("ulx3s", engines, variant, freq, seed, bios is not None)
+    key = ulx3s_key(engines, variant, freq, seed)
     res = cached(d, key)
     if res:
         log(f"ULX3S SoC {tag}: cached")
         return res
-    log(f"ULX3S SoC {tag}: building (yosys + nextpnr, several minutes)")
+    if not build:
+        return None
+    log(f"ULX3S SoC {tag}: building (yosys + nextpnr-ecp5 router1: 10-40 min)")
     cmd = [PY, "-m", "boards.ulx3s", "--build", "--output-dir", d, "--sys-clk-freq", str(freq),
            "--seed", str(seed), "--engines", ",".join(engines) or "none", "--sha256-variant", variant]
     if bios:
         cmd += ["--bios", bios]
     os.makedirs(d, exist_ok=True)
     secs = run(cmd, TOP, os.path.join(d, "build.log"))
-    gw = os.path.join(d, "gateware")
-    res = nextpnr_result(os.path.join(gw, "nextpnr-report.json"), os.path.join(gw, "nextpnr.log"))
-    res.update(yosys_ecp5_luts(os.path.join(gw, "radiona_ulx3s.rpt")))
-    fm = {k: (a, "PASS" if a >= c else "FAIL", c) for k, (a, c) in res["fmax_all"].items()}
-    net = sys_clock_net(fm, freq / 1e6)
-    res.update({"tag": tag, "engines": list(engines), "variant": variant, "target_mhz": freq / 1e6,
-                "fmax_mhz": res["fmax_all"][net][0], "sys_net": net, "seconds": round(secs),
-                "pass": res["fmax_all"][net][0] >= freq / 1e6})
-    return store(d, key, res)
+    return store(d, key, ulx3s_result(os.path.join(d, "gateware"), tag, engines, variant, freq, round(secs)))
+
+
+def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
+    """Take an existing `python -m boards.ulx3s --build` output (same configuration) as a result."""
+    gw = os.path.join(build_dir, "gateware")
+    t = os.path.join(gw, "timing.json")
+    if os.path.exists(t):
+        tj = json.load(open(t))
+        if sorted(tj["engines"]) != sorted(engines) or tj["sha256_variant"] != variant \
+                or abs(tj["target_mhz"] - freq / 1e6) > 0.01 or tj["seed"] != seed:
+            raise SystemExit(f"{build_dir} was built with {tj}, not the '{tag}' configuration at {freq / 1e6:g} MHz")
+    log(f"ULX3S SoC {tag}: taken from {os.path.relpath(build_dir, TOP)}")
+    res = ulx3s_result(gw, tag, engines, variant, freq, None)
+    res["from"] = os.path.relpath(build_dir, TOP)
+    return store(os.path.join(OUT, f"ulx3s-{tag}"), ulx3s_key(engines, variant, freq, seed), res)
 
 
 # Engines alone on ECP5 --------------------------------------------------------------------------
@@ -159,10 +216,12 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios):
 def ecp5_engine(tag, name, variant, freq_mhz, seed):
     from gateware.engines import write_verilog
     d = os.path.join(OUT, f"ecp5-{tag}")
-    key = source_hash("ecp5-engine", name, variant, freq_mhz, seed)
+    key = source_hash(ENGINE_SOURCES, "ecp5-engine", name, variant, freq_mhz, seed)
     res = cached(d, key)
     if res:
         log(f"ECP5 engine {tag}: cached")
+        if "critical" not in res:
+            res["critical"] = critical_path(os.path.join(d, "nextpnr.log"), "clk")
         return res
     log(f"ECP5 engine {tag}: yosys synth_ecp5 + nextpnr-ecp5 --out-of-context")
     os.makedirs(d, exist_ok=True)
@@ -180,7 +239,8 @@ def ecp5_engine(tag, name, variant, freq_mhz, seed):
     fm = res["fmax_all"]
     net = "clk" if "clk" in fm else next(iter(fm))
     res.update({"tag": tag, "engine": name, "variant": variant, "fmax_mhz": fm[net][0],
-                "target_mhz": freq_mhz, "seconds": round(t)})
+                "target_mhz": freq_mhz, "seconds": round(t),
+                "critical": critical_path(os.path.join(d, "nextpnr.log"), net)})
     return store(d, key, res)
 
 
@@ -222,13 +282,15 @@ def yosys_xilinx(d, sources, top):
     return res
 
 
-def arty_soc(tag, engines, variant, bios):
+def arty_soc(tag, engines, variant, bios, build=True):
     d = os.path.join(OUT, f"arty-{tag}")
-    key = source_hash("arty", engines, variant, bios is not None)
+    key = source_hash(ARTY_SOURCES, "arty", engines, variant)
     res = cached(d, key)
     if res:
         log(f"Arty SoC {tag}: cached")
         return res
+    if not build:
+        return None
     log(f"Arty SoC {tag}: LiteX --no-compile + yosys synth_xilinx")
     os.makedirs(d, exist_ok=True)
     cmd = [PY, "-m", "boards.arty", "--no-compile", "--output-dir", d,
@@ -244,14 +306,16 @@ def arty_soc(tag, engines, variant, bios):
     return store(d, key, res)
 
 
-def arty_engine(tag, name, variant):
+def arty_engine(tag, name, variant, build=True):
     from gateware.engines import write_verilog
     d = os.path.join(OUT, f"xc7-{tag}")
-    key = source_hash("xc7-engine", name, variant)
+    key = source_hash(ENGINE_SOURCES, "xc7-engine", name, variant)
     res = cached(d, key)
     if res:
         log(f"xc7 engine {tag}: cached")
         return res
+    if not build:
+        return None
     log(f"xc7 engine {tag}: yosys synth_xilinx")
     os.makedirs(d, exist_ok=True)
     path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=(0x4000_0000, 0x1000_0000))
@@ -355,6 +419,22 @@ def render(data):
                      f"{mbps(64, min(freq, r['fmax_mhz']), clk):,.0f} |")
         L.append("")
         L.append(data.get("variant_note", ""))
+        L.append("")
+    # Critical paths
+    rows = [(f"SoC, {names[r['tag']]}", r) for r in soc] + [(f"engine {r['tag']} alone", r) for r in eng]
+    rows = [(n, r) for n, r in rows if r.get("critical")]
+    if rows:
+        L.append("## Critical paths (nextpnr, after routing)\n")
+        L.append("| design | Fmax (MHz) | from | to | cells on path | logic + routing (ns) |")
+        L.append("|---|---:|---|---|---:|---|")
+        for n, r in rows:
+            c = r["critical"]
+            L.append(f"| {n} | {r['fmax_mhz']:.1f} | `{c['from']}` | `{c['to']}` | {c['levels']} | "
+                     f"{c['logic_ns']:.2f} + {c['routing_ns']:.2f} |")
+        L.append("")
+    if data.get("analysis"):
+        L.append("## What the figures say\n")
+        L.extend(data["analysis"])
         L.append("")
     if arty or xeng:
         L.append("## Arty A7-35T: yosys estimates (no Vivado here)\n")
@@ -462,15 +542,27 @@ def variant_note(data):
     return txt
 
 
+def tags(text, all_tags):
+    if text in (None, "all"):
+        return list(all_tags)
+    return [t for t in text.split(",") if t and t != "none-of-them"]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sys-clk-freq", type=float, default=None, help="ULX3S sys_clk target (default: boards.ulx3s)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--engine-freq", type=float, default=100.0, help="nextpnr target (MHz) for engines alone")
-    p.add_argument("--skip-soc", action="store_true", help="engines only (fast)")
-    p.add_argument("--skip-arty", action="store_true")
+    soc_tags = [c[0] for c in SOC_CONFIGS]
+    p.add_argument("--soc", default="all", help=f"ULX3S SoC configurations to build when not cached "
+                   f"(comma list of {','.join(soc_tags)}; '' for none); cached ones are always reported")
+    p.add_argument("--arty", default="all", help="the same for the Arty yosys estimates (SoC configs and 'engines')")
+    p.add_argument("--reuse", action="append", default=[], metavar="TAG=DIR",
+                   help="take an existing boards.ulx3s build (e.g. both=build/ulx3s from make ulx3s-ci)")
     p.add_argument("--only-render", action="store_true", help="re-render docs from docs/fpga.json")
     p.add_argument("--note", action="append", default=[], help="extra note for the report")
+    p.add_argument("--analysis", default=os.path.join(TOP, "scripts", "fpga", "analysis.md"),
+                   help="hand-written analysis (markdown) included in docs/fpga.md")
     args = p.parse_args()
     os.makedirs(DOCS, exist_ok=True)
     jpath = os.path.join(DOCS, "fpga.json")
@@ -488,21 +580,30 @@ def main():
             data["notes"] = args.note or old.get("notes", [])
         for tag, name, variant, _, _ in ENGINE_CONFIGS:
             data["ecp5_engines"].append(ecp5_engine(tag, name, variant, args.engine_freq, args.seed))
-        bios = None
-        if not args.skip_soc:
-            for tag, engines, variant in SOC_CONFIGS:
-                data["ulx3s_soc"].append(ulx3s_soc(tag, engines, variant, freq, args.seed, bios))
-                if bios is None:
-                    cand = os.path.join(OUT, f"ulx3s-{tag}", "software", "bios", "bios.bin")
-                    bios = cand if os.path.exists(cand) else None
-        if not args.skip_arty:
-            for tag, name, variant, _, _ in ENGINE_CONFIGS:
-                data["xc7_engines"].append(arty_engine(tag, name, variant))
-            for tag, engines, variant in SOC_CONFIGS[:4]:
-                data["arty_soc"].append(arty_soc(tag, engines, variant, bios))
+        reuse = dict(r.split("=", 1) for r in args.reuse)
+        want_soc = tags(args.soc, soc_tags)
+        for tag, engines, variant in SOC_CONFIGS:
+            if tag in reuse:
+                r = ulx3s_reuse(tag, engines, variant, freq, args.seed, os.path.abspath(reuse[tag]))
+            else:
+                r = ulx3s_soc(tag, engines, variant, freq, args.seed, find_bios(), build=tag in want_soc)
+            if r:
+                data["ulx3s_soc"].append(r)
+        want_arty = tags(args.arty, soc_tags[:4] + ["engines"])
+        for tag, name, variant, _, _ in ENGINE_CONFIGS:
+            r = arty_engine(tag, name, variant, build="engines" in want_arty)
+            if r:
+                data["xc7_engines"].append(r)
+        for tag, engines, variant in SOC_CONFIGS[:4]:
+            r = arty_soc(tag, engines, variant, find_bios(), build=tag in want_arty)
+            if r:
+                data["arty_soc"].append(r)
         data["variant_note"] = variant_note(data)
         json.dump(data, open(jpath, "w"), indent=1)
-    order = {t: i for i, (t, _, _) in enumerate(sorted(SOC_CONFIGS, key=lambda c: ["none", "sha256", "keccak", "both", "both-basic"].index(c[0])))}
+    if os.path.exists(args.analysis):
+        data["analysis"] = [open(args.analysis).read().strip()]
+        json.dump(data, open(jpath, "w"), indent=1)
+    order = {t: i for i, t in enumerate(["none", "sha256", "keccak", "both", "both-basic"])}
     data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
     data["arty_soc"].sort(key=lambda r: order[r["tag"]])
     with open(os.path.join(DOCS, "fpga.md"), "w") as f:
@@ -511,6 +612,16 @@ def main():
         plot(data)
     log("wrote docs/fpga.md, docs/fpga.json" + (", docs/fpga_soc.png, docs/fpga_engines.png" if data["ulx3s_soc"] else ""))
     return 0
+
+
+def find_bios():
+    """A compiled BIOS to put in the ROM of the other builds (saves a picolibc build each)."""
+    for d in [os.path.join(TOP, "build", "ulx3s")] + sorted(
+            os.path.join(OUT, x) for x in (os.listdir(OUT) if os.path.isdir(OUT) else [])):
+        b = os.path.join(d, "software", "bios", "bios.bin")
+        if os.path.exists(b):
+            return b
+    return None
 
 
 if __name__ == "__main__":

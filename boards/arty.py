@@ -1,0 +1,116 @@
+"""HashSoC on the Digilent Arty A7 (35T or 100T), with its DDR3 as main RAM.
+
+    python -m boards.arty --build          # BIOS + Vivado project; runs Vivado if on PATH
+    python -m boards.arty --no-compile     # Verilog, XDC, Vivado TCL and csr.h only
+
+The platform and the clock/reset generator are litex_boards' (digilent_arty); the SoC is
+soc.hashsoc.HashSoC. Vivado is not installed on the project's machines: without it on
+PATH, --build writes the complete project (build/arty/gateware/digilent_arty.tcl and
+build_digilent_arty.sh), says so and exits 0; run that script where Vivado is.
+"""
+
+import os
+import shutil
+import sys
+
+from litex_boards.platforms import digilent_arty
+from litex_boards.targets import digilent_arty as arty_target
+
+from litedram.modules import MT41K128M16
+from litedram.phy import s7ddrphy
+from litex.soc.cores.led import LedChaser
+
+from soc.hashsoc import HashSoC
+from boards.common import TOP, soc_kwargs, base_parser, describe, make_builder, use_fpga_tools
+
+VARIANTS = ("a7-35", "a7-100")
+DEFAULT_SYS_CLK = 100e6
+BUILD_DIR = os.path.join(TOP, "build", "arty")
+BUILD_NAME = "digilent_arty"
+
+
+class ArtyHashSoC(HashSoC):
+    def __init__(self, variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK,
+                 engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
+                 toolchain="vivado", **kwargs):
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        platform = digilent_arty.Platform(variant=variant, toolchain=toolchain)
+        sys_clk_freq = int(sys_clk_freq)
+        kwargs.setdefault("integrated_rom_size", 0x10000)
+        kwargs.setdefault("integrated_sram_size", 0x2000)
+        self.crg = arty_target._CRG(platform, sys_clk_freq, with_dram=True)
+        HashSoC.__init__(self, platform, sys_clk_freq, ident=f"HashSoC on Arty A7 ({variant})", **kwargs)
+        self.uart_baudrate = kwargs.get("uart_baudrate", 115200)
+
+        # DDR3 (256 MiB MT41K128M16) as main RAM, as litex_boards does it. The 1:4 PHY runs
+        # the DRAM at 4 x sys_clk: keep sys_clk >= ~76 MHz (DDR3 DLL-on minimum 303 MHz).
+        self.ddrphy = s7ddrphy.A7DDRPHY(platform.request("ddram"),
+            memtype      = "DDR3",
+            nphases      = 4,
+            sys_clk_freq = sys_clk_freq)
+        self.add_sdram("sdram",
+            phy           = self.ddrphy,
+            module        = MT41K128M16(sys_clk_freq, "1:4"),
+            l2_cache_size = 8192,
+        )
+        if with_led_chaser:
+            self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
+
+        self.engines = tuple(engines)
+        if engines:
+            self.add_hash_engines(engines, sha256_variant=sha256_variant)
+
+
+def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),
+          sha256_variant="folded", output_dir=BUILD_DIR, run_vivado=None, compile_software=True,
+          quiet=False, **soc_kwargs):
+    """Write the Vivado project (and run Vivado if run_vivado, default: if on PATH).
+    Returns (soc, builder, ran_vivado)."""
+    use_fpga_tools()
+    if run_vivado is None:
+        run_vivado = shutil.which("vivado") is not None
+    soc = ArtyHashSoC(variant=variant, sys_clk_freq=sys_clk_freq, engines=engines,
+                      sha256_variant=sha256_variant, **soc_kwargs)
+    if not quiet:
+        print(f"[arty] HashSoC on Arty A7 ({variant})\n" + describe(soc, output_dir, engines, sha256_variant),
+              file=sys.stderr, flush=True)
+    builder = make_builder(soc, output_dir, run_vivado, compile_software)
+    builder.build(build_name=BUILD_NAME, run=run_vivado)
+    return soc, builder, run_vivado
+
+
+def main(argv=None):
+    p = base_parser(__doc__, BUILD_DIR)
+    p.add_argument("--variant", default="a7-35", choices=VARIANTS, help="board: a7-35 (default) or a7-100")
+    p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK,
+                   help=f"system clock in Hz (default {DEFAULT_SYS_CLK:g})")
+    args = p.parse_args(argv)
+
+    have_vivado = shutil.which("vivado") is not None
+    run_vivado = args.build and not args.no_compile and have_vivado
+    compile_software = args.build and not args.no_compile and not args.no_compile_software
+    out = os.path.abspath(args.output_dir)
+    try:
+        soc, builder, ran = build(args.variant, args.sys_clk_freq, args.engines, args.sha256_variant,
+                                  out, run_vivado, compile_software, **soc_kwargs(args))
+    except OSError as e:
+        print(f"[arty] build failed: {e}", file=sys.stderr)
+        return 1
+    gw = os.path.relpath(os.path.join(out, "gateware"), TOP)
+    if ran:
+        print(f"[arty] bitstream: {gw}/{BUILD_NAME}.bit (SRAM), {gw}/{BUILD_NAME}.bin (SPI flash)", file=sys.stderr)
+    elif args.build and not args.no_compile:
+        print(f"[arty] Vivado is not on PATH: wrote the project and stopped before synthesis.\n"
+              f"[arty]   project: {gw}/{BUILD_NAME}.tcl (+ .xdc, .v); BIOS: "
+              f"{os.path.relpath(out, TOP)}/software/bios/bios.bin\n"
+              f"[arty]   to finish: put Vivado on PATH and run `make arty` again (or: cd {gw} && bash build_{BUILD_NAME}.sh);\n"
+              f"[arty]   the TCL names sources by absolute path in this checkout.\n",
+              file=sys.stderr)
+    else:
+        print(f"[arty] wrote {gw} (no bitstream: --build not given or --no-compile)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

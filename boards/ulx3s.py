@@ -1,0 +1,159 @@
+"""HashSoC on the Radiona ULX3S (Lattice ECP5), with its SDRAM as main RAM.
+
+    python -m boards.ulx3s --build                  # BIOS + bitstream -> build/ulx3s
+    python -m boards.ulx3s --no-compile             # Verilog, LPF, scripts, csr.h only
+    python -m boards.ulx3s --build --check-timing   # fail unless sys_clk meets its target
+
+The platform and the clock/reset generator are litex_boards' (radiona_ulx3s); the SoC is
+soc.hashsoc.HashSoC. The bitstream is built with yosys, nextpnr-ecp5 and ecppack from
+YoWASP through the wrappers in scripts/fpga/bin (put first on PATH here).
+Output: build/ulx3s/gateware/radiona_ulx3s.bit, build/ulx3s/software/include/generated/
+(csr.h for the xv6 build), build/ulx3s/gateware/nextpnr.log and nextpnr-report.json.
+"""
+
+import json
+import os
+import sys
+
+from litex_boards.platforms import radiona_ulx3s
+from litex_boards.targets import radiona_ulx3s as ulx3s_target
+
+from litedram import modules as litedram_modules
+from litedram.phy import GENSDRPHY, HalfRateGENSDRPHY
+from litex.soc.cores.led import LedChaser
+
+from soc.hashsoc import HashSoC
+from boards.common import (TOP, soc_kwargs, base_parser, describe, make_builder, parse_nextpnr_fmax,
+                           sys_clock_net, use_fpga_tools)
+
+DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
+DEFAULT_DEVICE = "LFE5U-85F"
+DEFAULT_SYS_CLK = 50e6
+BUILD_DIR = os.path.join(TOP, "build", "ulx3s")
+BUILD_NAME = "radiona_ulx3s"
+
+
+class ULX3SHashSoC(HashSoC):
+    def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
+                 sdram_module="MT48LC16M16", sdram_rate="1:1",
+                 engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
+                 **kwargs):
+        if device not in DEVICES:
+            raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+        platform = radiona_ulx3s.Platform(device=device, revision=revision, toolchain="trellis")
+        sys_clk_freq = int(sys_clk_freq)
+        kwargs.setdefault("integrated_rom_size", 0x10000)   # the BIOS (~40 KiB)
+        kwargs.setdefault("integrated_sram_size", 0x2000)
+        self.crg = ulx3s_target._CRG(platform, sys_clk_freq, sdram_rate=sdram_rate)
+        HashSoC.__init__(self, platform, sys_clk_freq, ident=f"HashSoC on ULX3S {device}", **kwargs)
+        self.uart_baudrate = kwargs.get("uart_baudrate", 115200)
+
+        # SDR SDRAM as main RAM (32 MiB on the usual ULX3S), as litex_boards does it.
+        phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
+        self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
+        self.add_sdram("sdram",
+            phy           = self.sdrphy,
+            module        = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate),
+            size          = 0x40000000,
+            l2_cache_size = 8192,
+        )
+        if with_led_chaser:
+            self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
+
+        # Engines last: their DMA window is main RAM, which must exist now.
+        self.engines = tuple(engines)
+        if engines:
+            self.add_hash_engines(engines, sha256_variant=sha256_variant)
+
+
+def timing_summary(gateware_dir, target_mhz=None):
+    """(sys clock net, achieved MHz, PASS/FAIL, target MHz) from the build's nextpnr.log."""
+    log = os.path.join(gateware_dir, "nextpnr.log")
+    if not os.path.exists(log):
+        return None
+    fmax = parse_nextpnr_fmax(open(log, errors="replace").read())
+    net = sys_clock_net(fmax, target_mhz)
+    if net is None:
+        return None
+    return (net,) + fmax[net]
+
+
+def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),
+          sha256_variant="folded", output_dir=BUILD_DIR, compile_gateware=True,
+          compile_software=True, seed=1, revision="2.0", sdram_module="MT48LC16M16",
+          quiet=False, router="router1", **soc_kwargs):
+    """Build (or only write, compile_gateware=False) the ULX3S SoC; return (soc, builder)."""
+    use_fpga_tools()
+    soc = ULX3SHashSoC(device=device, revision=revision, sys_clk_freq=sys_clk_freq,
+                       sdram_module=sdram_module, engines=engines, sha256_variant=sha256_variant,
+                       **soc_kwargs)
+    # nextpnr writes its log and a JSON report (Fmax, utilisation) next to the bitstream.
+    soc.platform.toolchain._pnr_opts += f" --log nextpnr.log --report nextpnr-report.json --router {router}"
+    if not quiet:
+        print(f"[ulx3s] HashSoC on ULX3S {device}\n" + describe(soc, output_dir, engines, sha256_variant),
+              file=sys.stderr, flush=True)
+    builder = make_builder(soc, output_dir, compile_gateware, compile_software)
+    builder.build(build_name=BUILD_NAME, run=compile_gateware, seed=seed)
+    return soc, builder
+
+
+def main(argv=None):
+    p = base_parser(__doc__, BUILD_DIR)
+    p.add_argument("--device", default=DEFAULT_DEVICE, choices=DEVICES,
+                   help=f"ECP5 on the board (default {DEFAULT_DEVICE})")
+    p.add_argument("--revision", default="2.0", choices=["2.0", "1.7"], help="board revision")
+    p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK,
+                   help=f"system clock in Hz (default {DEFAULT_SYS_CLK:g})")
+    p.add_argument("--sdram-module", default="MT48LC16M16",
+                   help="SDRAM chip: MT48LC16M16 (32 MiB), AS4C32M16 (64 MiB) or AS4C16M16")
+    p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
+    p.add_argument("--router", default="router1", choices=["router1", "router2"],
+                   help="nextpnr router (default router1: router2 did not converge on this design)")
+    p.add_argument("--check-timing", action="store_true",
+                   help="after the build, exit 1 unless nextpnr met sys_clk's target")
+    p.add_argument("--check-only", action="store_true",
+                   help="no build: check the timing of the existing build in --output-dir")
+    args = p.parse_args(argv)
+
+    if args.check_only:
+        return check_timing(os.path.join(os.path.abspath(args.output_dir), "gateware"), args, True)
+    compile_gateware = args.build and not args.no_compile
+    compile_software = compile_gateware and not args.no_compile_software
+    try:
+        soc, builder = build(args.device, args.sys_clk_freq, args.engines, args.sha256_variant,
+                             os.path.abspath(args.output_dir), compile_gateware, compile_software,
+                             args.seed, args.revision, args.sdram_module, router=args.router,
+                             **soc_kwargs(args))
+    except OSError as e:
+        print(f"[ulx3s] build failed: {e}", file=sys.stderr)
+        return 1
+    gw = os.path.join(os.path.abspath(args.output_dir), "gateware")
+    if not compile_gateware:
+        print(f"[ulx3s] wrote {os.path.relpath(gw, TOP)} (no bitstream: --build not given or --no-compile)",
+              file=sys.stderr)
+        return 0
+    return check_timing(gw, args, args.check_timing)
+
+
+def check_timing(gw, args, strict):
+    """Report sys_clk's Fmax from gw/nextpnr.log, write gw/timing.json; with strict, return 1
+    unless nextpnr reported PASS for sys_clk at its target."""
+    t = timing_summary(gw, args.sys_clk_freq / 1e6)
+    if t is None:
+        print(f"[ulx3s] could not find sys_clk's Fmax in {os.path.relpath(gw, TOP)}/nextpnr.log", file=sys.stderr)
+        return 1 if strict else 0
+    net, mhz, verdict, target = t
+    print(f"[ulx3s] timing: sys_clk ({net}) reaches {mhz:.2f} MHz, target {target:.2f} MHz: {verdict}",
+          file=sys.stderr)
+    with open(os.path.join(gw, "timing.json"), "w") as f:
+        json.dump({"net": net, "fmax_mhz": mhz, "target_mhz": target, "pass": verdict == "PASS",
+                   "device": args.device, "engines": list(args.engines),
+                   "sha256_variant": args.sha256_variant, "seed": args.seed}, f, indent=1)
+    if strict and (verdict != "PASS" or mhz < args.sys_clk_freq / 1e6):
+        print(f"[ulx3s] TIMING FAILED: sys_clk misses {target:.2f} MHz by {target - mhz:.2f} MHz", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

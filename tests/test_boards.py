@@ -1,0 +1,252 @@
+"""Board targets (boards/), programming commands (scripts/fpga/prog.py), boards.mk.
+
+Fast tests elaborate both boards with --no-compile and check the load/flash commands
+with DRY_RUN=1 (no cable needed). The bitstream build with its timing check is marked
+`fpga` (minutes; `make ulx3s-ci` runs the same check, `make test` deselects it).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = sys.executable
+MAKE = ["make", "--no-print-directory", "-f", "boards/boards.mk", f"PY={PY}"]
+
+
+def run(cmd, env=None, timeout=600, **kw):
+    e = dict(os.environ)
+    e.pop("DRY_RUN", None)
+    e.update(env or {})
+    return subprocess.run(cmd, cwd=TOP, env=e, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+# Elaboration ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ulx3s_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ulx3s")
+    r = run([PY, "-m", "boards.ulx3s", "--no-compile", "--output-dir", str(out)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def arty_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("arty")
+    r = run([PY, "-m", "boards.arty", "--no-compile", "--output-dir", str(out)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out
+
+
+def _check_soc(out, top, ram_base):
+    v = open(os.path.join(out, "gateware", f"{top}.v")).read()
+    # Both engines, the VexRiscv linux CPU with its machine timer, a UART.
+    assert re.search(r"^sha256_engine\s+sha256_engine\s*\(", v, re.M) or "sha256_engine " in v
+    assert "keccak_engine " in v
+    assert "VexRiscv_Linux" in v or "VexRiscv" in v
+    csr = open(os.path.join(out, "software", "include", "generated", "csr.h")).read()
+    for block in ("SHA256", "KECCAK", "UART", "TIMER0"):
+        assert f"CSR_{block}_BASE" in csr, block
+    mem = open(os.path.join(out, "software", "include", "generated", "mem.h")).read()
+    assert re.search(rf"#define MAIN_RAM_BASE 0x{ram_base:08x}L?", mem, re.I), mem
+    for name, base in (("SHA256", 0xB0000000), ("KECCAK", 0xB0010000)):
+        assert re.search(rf"#define {name}_BASE 0x{base:08x}L?", mem, re.I), (name, mem)
+    soc_h = open(os.path.join(out, "software", "include", "generated", "soc.h")).read()
+    assert "CONFIG_CPU_VARIANT_LINUX" in soc_h or 'CONFIG_CPU_VARIANT_STR "linux"' in soc_h
+    return v
+
+
+def test_ulx3s_elaborates_with_sdram_and_engines(ulx3s_out):
+    v = _check_soc(ulx3s_out, "radiona_ulx3s", 0x40000000)
+    assert "sdram" in v
+    gw = os.path.join(ulx3s_out, "gateware")
+    script = open(os.path.join(gw, "build_radiona_ulx3s.sh")).read()
+    # The 85F by default, relative file names (YoWASP cannot see /tmp), a log we parse.
+    assert "--85k" in script and "--package CABGA381" in script
+    assert "--log nextpnr.log" in script and "--report nextpnr-report.json" in script
+    assert "/tmp" not in script.split("\n", 2)[2]
+    lpf = open(os.path.join(gw, "radiona_ulx3s.lpf")).read()
+    assert "FREQUENCY PORT" in lpf
+    # The main RAM is the board's SDRAM (a LiteDRAM controller), not integrated RAM.
+    regions = open(os.path.join(ulx3s_out, "software", "include", "generated", "sdram_phy.h")).read()
+    assert "SDRAM_PHY_GENSDRPHY" in regions or "GENSDRPHY" in regions
+
+
+@pytest.mark.parametrize("device,arch", [("LFE5U-25F", "--25k"), ("LFE5U-45F", "--45k")])
+def test_ulx3s_device_is_selectable(tmp_path, device, arch):
+    r = run([PY, "-m", "boards.ulx3s", "--no-compile", "--device", device, "--engines", "none",
+             "--output-dir", str(tmp_path)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    script = open(tmp_path / "gateware" / "build_radiona_ulx3s.sh").read()
+    assert arch in script
+
+
+def test_arty_elaborates_with_ddr3_and_engines(arty_out):
+    v = _check_soc(arty_out, "digilent_arty", 0x40000000)
+    assert "OSERDESE2" in v and "IDELAYE2" in v     # the A7 DDR3 PHY
+    tcl = open(os.path.join(arty_out, "gateware", "digilent_arty.tcl")).read()
+    assert "xc7a35ticsg324-1L" in tcl
+    assert "write_cfgmem" in tcl                    # the .bin for SPI flash
+
+
+def test_arty_100t(tmp_path):
+    r = run([PY, "-m", "boards.arty", "--no-compile", "--variant", "a7-100", "--engines", "sha256",
+             "--output-dir", str(tmp_path)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "xc7a100tcsg324-1" in open(tmp_path / "gateware" / "digilent_arty.tcl").read()
+    v = open(tmp_path / "gateware" / "digilent_arty.v").read()
+    assert "sha256_engine " in v and "keccak_engine " not in v
+
+
+def test_arty_build_without_vivado_writes_project_and_exits_0(tmp_path):
+    # PATH without vivado (there is none here anyway); no BIOS compile to stay fast.
+    r = run([PY, "-m", "boards.arty", "--build", "--no-compile-software", "--engines", "none",
+             "--output-dir", str(tmp_path)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "Vivado is not on PATH" in r.stderr
+    assert (tmp_path / "gateware" / "digilent_arty.tcl").exists()
+    assert "Traceback" not in r.stderr
+
+
+# Programming commands ---------------------------------------------------------------------------
+
+DRY = [
+    ("ulx3s-load", [], "openFPGALoader -b ulx3s build/ulx3s/gateware/radiona_ulx3s.bit"),
+    ("ulx3s-flash", [], "openFPGALoader -b ulx3s -f build/ulx3s/gateware/radiona_ulx3s.bit"),
+    ("arty-load", [], "openFPGALoader -b arty_a7_35t build/arty/gateware/digilent_arty.bit"),
+    ("arty-flash", [], "openFPGALoader -b arty_a7_35t -f --verify build/arty/gateware/digilent_arty.bit"),
+    ("arty-load", ["ARTY_VARIANT=a7-100"], "openFPGALoader -b arty_a7_100t build/arty/gateware/digilent_arty.bit"),
+    ("arty-load", ["ARTY_PROG=openocd"],
+     "openocd -f boards/openocd/arty.cfg -c 'init; pld load 0 {build/arty/gateware/digilent_arty.bit}; exit'"),
+    ("arty-flash", ["ARTY_PROG=openocd"],
+     "openocd -f boards/openocd/arty.cfg -c 'init; jtagspi_init 0 {build/arty/bscan_spi/bscan_spi_xc7a35t.bit}; "
+     "jtagspi_program {build/arty/gateware/digilent_arty.bin} 0x0; xc7_program xc7.tap; exit'"),
+    ("arty-flash", ["ARTY_PROG=openocd", "ARTY_VARIANT=a7-100", "BSCAN_SPI=proxy/bscan.bit"],
+     "openocd -f boards/openocd/arty.cfg -c 'init; jtagspi_init 0 {proxy/bscan.bit}; "
+     "jtagspi_program {build/arty/gateware/digilent_arty.bin} 0x0; xc7_program xc7.tap; exit'"),
+]
+
+
+@pytest.mark.parametrize("target,extra,expected", DRY, ids=[f"{t}-{'-'.join(e) or 'default'}" for t, e, _ in DRY])
+def test_dry_run_prints_the_exact_command(target, extra, expected):
+    r = run(MAKE + ["-s", target, "DRY_RUN=1"] + extra)
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stdout.splitlines() if l.strip()]
+    assert lines[-1] == expected, r.stdout
+
+
+def test_dry_run_from_environment():
+    r = run([PY, "scripts/fpga/prog.py", "ulx3s", "flash"], env={"DRY_RUN": "1"})
+    assert r.returncode == 0 and r.stdout.strip() == "openFPGALoader -b ulx3s -f build/ulx3s/gateware/radiona_ulx3s.bit"
+
+
+def _stub(tmp_path, name, text, rc):
+    p = tmp_path / name
+    p.write_text(f"#!/bin/sh\necho '{text}' >&2\nexit {rc}\n")
+    p.chmod(0o755)
+    return str(p)
+
+
+@pytest.mark.parametrize("board,action", [("ulx3s", "load"), ("ulx3s", "flash"), ("arty", "load"), ("arty", "flash")])
+def test_no_cable_gives_a_clear_message(tmp_path, board, action):
+    bit = tmp_path / "x.bit"
+    bit.write_bytes(b"\0" * 16)
+    tool = _stub(tmp_path, "openFPGALoader", "unable to open ftdi device: -3 (device not found)", 1)
+    r = run([PY, "scripts/fpga/prog.py", board, action, "--bitstream", str(bit)], env={"OPENFPGALOADER": tool})
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert f"[{board}-{action}] FAILED" in r.stderr
+    assert ("SPI flash" if action == "flash" else "SRAM") in r.stderr
+    assert str(bit) in r.stderr                      # says what it tried
+
+
+def _ftdi_present():
+    for d in ("/sys/bus/usb/devices",):
+        if os.path.isdir(d):
+            for e in os.listdir(d):
+                try:
+                    if open(os.path.join(d, e, "idVendor")).read().strip() == "0403":
+                        return True
+                except OSError:
+                    pass
+    return False
+
+
+@pytest.mark.skipif(_ftdi_present(), reason="an FTDI cable is connected: would really program it")
+@pytest.mark.parametrize("tool", ["openfpgaloader", "openocd"])
+def test_real_tools_without_cable(tmp_path, tool):
+    bit = tmp_path / "x.bit"
+    bit.write_bytes(b"\0" * 16)
+    r = run([PY, "scripts/fpga/prog.py", "arty", "load", "--tool", tool, "--bitstream", str(bit)], timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "[arty-load] FAILED" in r.stderr
+
+
+def test_openocd_flash_without_proxy_explains(tmp_path):
+    img = tmp_path / "x.bin"
+    img.write_bytes(b"\0" * 16)
+    r = run([PY, "scripts/fpga/prog.py", "arty", "flash", "--tool", "openocd", "--bitstream", str(img),
+             "--bscan-spi", str(tmp_path / "missing_proxy.bit")])
+    assert r.returncode == 2
+    assert "bscan_spi proxy" in r.stderr and "openFPGALoader" in r.stderr
+    assert "would have run: openocd" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_missing_bitstream_says_build_first(tmp_path):
+    r = run([PY, "scripts/fpga/prog.py", "ulx3s", "load", "--bitstream", str(tmp_path / "none.bit")])
+    assert r.returncode == 2 and "build it first" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_openocd_config_parses():
+    r = run(["openocd", "-f", "boards/openocd/arty.cfg", "-c", "shutdown"], timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_bscan_spi_proxy_project_for_the_arty(tmp_path):
+    from boards import arty_bscan_spi
+    if not os.path.exists(arty_bscan_spi.GENERATOR):
+        pytest.skip("Debian openocd's xilinx_bscan_spi.py is not installed")
+    bit, ran = arty_bscan_spi.build("a7-35", out_dir=str(tmp_path), run=False)
+    assert not ran and bit.endswith("bscan_spi_xc7a35t.bit")
+    xdc = (tmp_path / "bscan_spi_xc7a35t.xdc").read_text()
+    for pin in ("L13", "K17", "K18", "L14", "M14"):     # the Arty's flash pins
+        assert f"LOC {pin}" in xdc
+    assert "-part xc7a35t-csg324-1" in (tmp_path / "bscan_spi_xc7a35t_route.tcl").read_text()
+
+
+# Timing check -----------------------------------------------------------------------------------
+
+NEXTPNR_LOG = """
+Info: Max frequency for clock '$glbnet$VexRiscv.IBusCachedPlugin_cache.clk': 38.10 MHz (FAIL at 50.00 MHz)
+Info: Max frequency for clock '$glbnet$clk25$TRELLIS_IO_IN': 380.08 MHz (PASS at 25.00 MHz)
+Info: Routing..
+Info: Max frequency for clock '$glbnet$VexRiscv.IBusCachedPlugin_cache.clk': {sys} MHz ({verdict} at 50.00 MHz)
+Info: Max frequency for clock '$glbnet$build_clkout1': 210.00 MHz (PASS at 50.00 MHz)
+Info: Max frequency for clock '$glbnet$clk25$TRELLIS_IO_IN': 380.08 MHz (PASS at 25.00 MHz)
+"""
+
+
+@pytest.mark.parametrize("sys_mhz,verdict,ok", [("52.37", "PASS", True), ("47.90", "FAIL", False)])
+def test_timing_check_reads_the_last_report(tmp_path, sys_mhz, verdict, ok):
+    from boards.ulx3s import timing_summary
+    (tmp_path / "nextpnr.log").write_text(NEXTPNR_LOG.format(sys=sys_mhz, verdict=verdict))
+    net, mhz, v, target = timing_summary(str(tmp_path), 50.0)
+    assert net == "$glbnet$VexRiscv.IBusCachedPlugin_cache.clk" and mhz == float(sys_mhz) and target == 50.0
+    assert (v == "PASS") is ok
+
+
+@pytest.mark.fpga
+def test_ulx3s_bitstream_meets_timing():
+    """The real thing: `make ulx3s-ci` (BIOS, yosys, nextpnr-ecp5, ecppack; ~10 min)."""
+    r = run(MAKE + ["ulx3s-ci"], timeout=3600)
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-4000:])
+    gw = os.path.join(TOP, "build", "ulx3s", "gateware")
+    assert os.path.getsize(os.path.join(gw, "radiona_ulx3s.bit")) > 100_000
+    t = json.load(open(os.path.join(gw, "timing.json")))
+    assert t["pass"] and t["fmax_mhz"] >= t["target_mhz"]
+    assert sorted(t["engines"]) == ["keccak", "sha256"]
