@@ -28,19 +28,39 @@ from boards.common import (TOP, soc_kwargs, base_parser, describe, make_builder,
 
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
-DEFAULT_SYS_CLK = 50e6
+# The CPU's critical path limits the SoC with both engines to 48.7-54.9 MHz on the 85F
+# (nextpnr seed 1, two netlists): 45 MHz keeps a margin that survives netlist changes.
+DEFAULT_SYS_CLK = 45e6
+# --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
+# LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
+DEFAULT_PNR_MARGIN = 1.0
 BUILD_DIR = os.path.join(TOP, "build", "ulx3s")
 BUILD_NAME = "radiona_ulx3s"
+
+
+class _Platform(radiona_ulx3s.Platform):
+    """litex_boards' ULX3S platform, optionally over-constrained for nextpnr: the 25 MHz
+    input is declared faster than it is, so that the PLL-derived sys_clk constraint that
+    nextpnr optimizes for is `pnr_margin` x sys_clk. The board still runs at sys_clk."""
+    pnr_margin = 1.0
+
+    def do_finalize(self, fragment):
+        radiona_ulx3s.Platform.do_finalize(self, fragment)
+        if self.pnr_margin != 1.0:
+            # Emitted after the platform's own 25 MHz line: nextpnr keeps the last one.
+            self.add_platform_command('FREQUENCY PORT "{clk}" %.3f MHz;' % (25.0 * self.pnr_margin),
+                                      clk=self.lookup_request("clk25", loose=True))
 
 
 class ULX3SHashSoC(HashSoC):
     def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
                  sdram_module="MT48LC16M16", sdram_rate="1:1",
                  engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
-                 **kwargs):
+                 pnr_margin=1.0, **kwargs):
         if device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
-        platform = radiona_ulx3s.Platform(device=device, revision=revision, toolchain="trellis")
+        platform = _Platform(device=device, revision=revision, toolchain="trellis")
+        platform.pnr_margin = pnr_margin
         sys_clk_freq = int(sys_clk_freq)
         kwargs.setdefault("integrated_rom_size", 0x10000)   # the BIOS (~40 KiB)
         kwargs.setdefault("integrated_sram_size", 0x2000)
@@ -81,12 +101,12 @@ def timing_summary(gateware_dir, target_mhz=None):
 def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),
           sha256_variant="folded", output_dir=BUILD_DIR, compile_gateware=True,
           compile_software=True, seed=1, revision="2.0", sdram_module="MT48LC16M16",
-          quiet=False, router="router1", **soc_kwargs):
+          quiet=False, router="router1", pnr_margin=DEFAULT_PNR_MARGIN, **soc_kwargs):
     """Build (or only write, compile_gateware=False) the ULX3S SoC; return (soc, builder)."""
     use_fpga_tools()
     soc = ULX3SHashSoC(device=device, revision=revision, sys_clk_freq=sys_clk_freq,
                        sdram_module=sdram_module, engines=engines, sha256_variant=sha256_variant,
-                       **soc_kwargs)
+                       pnr_margin=pnr_margin, **soc_kwargs)
     # nextpnr writes its log and a JSON report (Fmax, utilisation) next to the bitstream.
     soc.platform.toolchain._pnr_opts += f" --log nextpnr.log --report nextpnr-report.json --router {router}"
     if not quiet:
@@ -109,6 +129,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
     p.add_argument("--router", default="router1", choices=["router1", "router2"],
                    help="nextpnr router (default router1: router2 did not converge on this design)")
+    p.add_argument("--pnr-margin", type=float, default=DEFAULT_PNR_MARGIN,
+                   help=f"ask nextpnr for this factor x sys_clk (default {DEFAULT_PNR_MARGIN}); "
+                        "the timing check is against sys_clk itself")
     p.add_argument("--check-timing", action="store_true",
                    help="after the build, exit 1 unless nextpnr met sys_clk's target")
     p.add_argument("--check-only", action="store_true",
@@ -123,7 +146,7 @@ def main(argv=None):
         soc, builder = build(args.device, args.sys_clk_freq, args.engines, args.sha256_variant,
                              os.path.abspath(args.output_dir), compile_gateware, compile_software,
                              args.seed, args.revision, args.sdram_module, router=args.router,
-                             **soc_kwargs(args))
+                             pnr_margin=args.pnr_margin, **soc_kwargs(args))
     except OSError as e:
         print(f"[ulx3s] build failed: {e}", file=sys.stderr)
         return 1
@@ -137,20 +160,22 @@ def main(argv=None):
 
 def check_timing(gw, args, strict):
     """Report sys_clk's Fmax from gw/nextpnr.log, write gw/timing.json; with strict, return 1
-    unless nextpnr reported PASS for sys_clk at its target."""
-    t = timing_summary(gw, args.sys_clk_freq / 1e6)
+    unless sys_clk's Fmax after routing is at least --sys-clk-freq."""
+    want = args.sys_clk_freq / 1e6
+    t = timing_summary(gw, want * args.pnr_margin)
     if t is None:
         print(f"[ulx3s] could not find sys_clk's Fmax in {os.path.relpath(gw, TOP)}/nextpnr.log", file=sys.stderr)
         return 1 if strict else 0
-    net, mhz, verdict, target = t
-    print(f"[ulx3s] timing: sys_clk ({net}) reaches {mhz:.2f} MHz, target {target:.2f} MHz: {verdict}",
-          file=sys.stderr)
+    net, mhz, verdict, constraint = t
+    ok = mhz >= want
+    print(f"[ulx3s] timing: sys_clk ({net}) reaches {mhz:.2f} MHz after routing; runs at {want:.2f} MHz "
+          f"(nextpnr was asked for {constraint:.2f}): {'PASS' if ok else 'FAIL'}", file=sys.stderr)
     with open(os.path.join(gw, "timing.json"), "w") as f:
-        json.dump({"net": net, "fmax_mhz": mhz, "target_mhz": target, "pass": verdict == "PASS",
-                   "device": args.device, "engines": list(args.engines),
+        json.dump({"net": net, "fmax_mhz": mhz, "target_mhz": want, "constraint_mhz": constraint,
+                   "pass": ok, "device": args.device, "engines": list(args.engines),
                    "sha256_variant": args.sha256_variant, "seed": args.seed}, f, indent=1)
-    if strict and (verdict != "PASS" or mhz < args.sys_clk_freq / 1e6):
-        print(f"[ulx3s] TIMING FAILED: sys_clk misses {target:.2f} MHz by {target - mhz:.2f} MHz", file=sys.stderr)
+    if strict and not ok:
+        print(f"[ulx3s] TIMING FAILED: sys_clk misses {want:.2f} MHz by {want - mhz:.2f} MHz", file=sys.stderr)
         return 1
     return 0
 

@@ -71,7 +71,7 @@ def test_ulx3s_elaborates_with_sdram_and_engines(ulx3s_out):
     assert "--log nextpnr.log" in script and "--report nextpnr-report.json" in script
     assert "/tmp" not in script.split("\n", 2)[2]
     lpf = open(os.path.join(gw, "radiona_ulx3s.lpf")).read()
-    assert "FREQUENCY PORT" in lpf
+    assert re.findall(r'FREQUENCY PORT "clk25" ([\d.]+) MHz;', lpf) == ["25.0"], lpf
     # The main RAM is the board's SDRAM (a LiteDRAM controller), not integrated RAM.
     regions = open(os.path.join(ulx3s_out, "software", "include", "generated", "sdram_phy.h")).read()
     assert "SDRAM_PHY_GENSDRPHY" in regions or "GENSDRPHY" in regions
@@ -79,11 +79,14 @@ def test_ulx3s_elaborates_with_sdram_and_engines(ulx3s_out):
 
 @pytest.mark.parametrize("device,arch", [("LFE5U-25F", "--25k"), ("LFE5U-45F", "--45k")])
 def test_ulx3s_device_is_selectable(tmp_path, device, arch):
+    # (also: --pnr-margin over-constrains clk25 for nextpnr; the last FREQUENCY line wins)
     r = run([PY, "-m", "boards.ulx3s", "--no-compile", "--device", device, "--engines", "none",
-             "--output-dir", str(tmp_path)])
+             "--pnr-margin", "1.2", "--output-dir", str(tmp_path)])
     assert r.returncode == 0, r.stderr[-3000:]
     script = open(tmp_path / "gateware" / "build_radiona_ulx3s.sh").read()
     assert arch in script
+    lpf = open(tmp_path / "gateware" / "radiona_ulx3s.lpf").read()
+    assert re.findall(r'FREQUENCY PORT "clk25" ([\d.]+) MHz;', lpf) == ["25.0", "30.000"], lpf
 
 
 def test_arty_elaborates_with_ddr3_and_engines(arty_out):

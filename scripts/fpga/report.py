@@ -164,9 +164,11 @@ def yosys_ecp5_luts(rpt):
 def ulx3s_result(gw, tag, engines, variant, freq, secs):
     res = nextpnr_result(os.path.join(gw, "nextpnr-report.json"), os.path.join(gw, "nextpnr.log"))
     res.update(yosys_ecp5_luts(os.path.join(gw, "radiona_ulx3s.rpt")))
+    from boards.ulx3s import DEFAULT_PNR_MARGIN
     fm = {k: (a, "PASS" if a >= c else "FAIL", c) for k, (a, c) in res["fmax_all"].items()}
-    net = sys_clock_net(fm, freq / 1e6)
+    net = sys_clock_net(fm, freq / 1e6 * DEFAULT_PNR_MARGIN)
     res.update({"tag": tag, "engines": list(engines), "variant": variant, "target_mhz": freq / 1e6,
+                "constraint_mhz": res["fmax_all"][net][1],
                 "fmax_mhz": res["fmax_all"][net][0], "sys_net": net, "seconds": secs,
                 "pass": res["fmax_all"][net][0] >= freq / 1e6,
                 "critical": critical_path(os.path.join(gw, "nextpnr.log"), net)})
@@ -174,7 +176,8 @@ def ulx3s_result(gw, tag, engines, variant, freq, secs):
 
 
 def ulx3s_key(engines, variant, freq, seed):
-    return source_hash(ULX3S_SOURCES, "ulx3s", engines, variant, freq, seed)
+    from boards.ulx3s import DEFAULT_PNR_MARGIN
+    return source_hash(ULX3S_SOURCES, "ulx3s", engines, variant, freq, seed, DEFAULT_PNR_MARGIN)
 
 
 def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
@@ -203,7 +206,8 @@ def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
     if os.path.exists(t):
         tj = json.load(open(t))
         if sorted(tj["engines"]) != sorted(engines) or tj["sha256_variant"] != variant \
-                or abs(tj["target_mhz"] - freq / 1e6) > 0.01 or tj["seed"] != seed:
+                or abs(tj["target_mhz"] - freq / 1e6) > 0.01 or tj["seed"] != seed \
+                or "constraint_mhz" not in tj:
             raise SystemExit(f"{build_dir} was built with {tj}, not the '{tag}' configuration at {freq / 1e6:g} MHz")
     log(f"ULX3S SoC {tag}: taken from {os.path.relpath(build_dir, TOP)}")
     res = ulx3s_result(gw, tag, engines, variant, freq, None)
@@ -347,8 +351,13 @@ def render(data):
              "of each CCU2C carry cell, out of 83,640), *BRAM* DP16KD (18 kbit, of 208), *DSP* "
              "MULT18X18D (of 156). Fmax is nextpnr's estimate for sys_clk after routing; one seed, "
              "expect a few MHz of seed-to-seed spread.\n")
-    L.append(f"## ULX3S SoC (VexRiscv linux, SDRAM, UART, timer; sys_clk target {freq:g} MHz)\n")
-    L.append("| engines | LUT | FF | BRAM | DSP | Fmax sys_clk (MHz) | meets target | yosys LUT4 + CCU2C |")
+    L.append(f"## ULX3S SoC (VexRiscv linux, SDRAM, UART, timer; sys_clk {freq:g} MHz)\n")
+    cons = sorted({r.get("constraint_mhz") for r in soc if r.get("constraint_mhz")})
+    if cons:
+        L.append(f"nextpnr was asked for {', '.join(f'{c:g}' for c in cons)} MHz (1.2 x sys_clk, "
+                 "`--pnr-margin`): with the bare 50 MHz target it stopped short of it. *meets* compares "
+                 f"the routed Fmax with the {freq:g} MHz the board runs at.\n")
+    L.append(f"| engines | LUT | FF | BRAM | DSP | Fmax sys_clk (MHz) | meets {freq:g} MHz | yosys LUT4 + CCU2C |")
     L.append("|---|---:|---:|---:|---:|---:|---|---:|")
     names = {"none": "none", "sha256": "SHA-256 (folded)", "keccak": "Keccak",
              "both": "SHA-256 (folded) + Keccak", "both-basic": "SHA-256 (basic) + Keccak"}
