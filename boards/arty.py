@@ -57,9 +57,7 @@ class ArtyHashSoC(HashSoC):
         if with_led_chaser:
             self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
 
-        self.engines = tuple(engines)
-        if engines:
-            self.add_hash_engines(engines, sha256_variant=sha256_variant)
+        self.add_hash_engines(engines, sha256_variant=sha256_variant)
 
 
 def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),

@@ -81,9 +81,7 @@ class ULX3SHashSoC(HashSoC):
             self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
 
         # Engines last: their DMA window is main RAM, which must exist now.
-        self.engines = tuple(engines)
-        if engines:
-            self.add_hash_engines(engines, sha256_variant=sha256_variant)
+        self.add_hash_engines(engines, sha256_variant=sha256_variant)
 
 
 def timing_summary(gateware_dir, target_mhz=None):

@@ -40,8 +40,11 @@ class HashSoC(SoCCore):
 
         Call after main RAM exists: the engines' DMA may read main RAM and nothing else.
         """
+        self.engines = tuple(engines)
+        if not self.engines:
+            return
         ram = self.bus.regions["main_ram"]
-        for name in engines:
+        for name in self.engines:
             accel = HashAccelerator(self.platform, name,
                 variant=sha256_variant if name == "sha256" else None,
                 dma_window=(ram.origin, ram.size))
