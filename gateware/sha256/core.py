@@ -13,7 +13,7 @@ Datapath::
                                                    16-word input           16-word message
                                                    shift register          schedule window
                                                                               | W[0]
-                                                   K[round] ----------------> round --> a..h
+                                    h + K[round] + W[0] (a clock ahead) --> round --> a..h
                                                                                         |
                                                                  H0..H7 <-- H += a..h --+
 
@@ -33,10 +33,12 @@ Datapath::
   W[15] := sigma1(W[14]) + W[9] + sigma0(W[1]) + W[0] (= W_{t+16}). The last 15 words
   it computes in a block are not used, which keeps the control trivial.
 * Compression: a..h are updated once per clock from W[0] and K[round] (K is a 64-entry
-  constant ROM indexed by the 6-bit round counter).
+  constant ROM). h + K[t] + W[t] is summed one clock ahead into a register (``hkw``), so
+  the round itself adds only Sigma1(e) + Ch(e, f, g) to it (and t2 for a, d for e).
 * Hash update, ``variant="folded"`` (seed 003): the last round (63) adds H directly to
-  the new working variables: H := H + round(a..h) and a..h := the same sum. A block is
-  exactly 64 clocks. ``variant="basic"``: round 63 only updates a..h; an extra clock
+  the new working variables: H := H + round(a..h) and a..h := the same sum. H enters as
+  one more operand of each output's sum, gated by a flip-flop set on round 62, so no
+  counter compare or multiplexer follows the round's adds. A block is exactly 64 clocks. ``variant="basic"``: round 63 only updates a..h; an extra clock
   does H := H + a..h (and a..h := the same sum), 65 clocks per block.
   In both variants a..h equal H whenever no block is being compressed (``init`` and
   context writes set both), so a new block never needs a "load a..h from H" clock.
@@ -153,6 +155,7 @@ class SHA256Core(wiring.Component):
         push_word = Signal(32)
         buf_full = Signal()
         ending = Signal()               # last clock of a block (H gets updated)
+        last = Signal()                 # registered: this clock is round 63
         start = Signal()                # buf -> W, round 0 next clock
         msg_open = Signal()             # padding FSM accepts message beats
 
@@ -160,7 +163,7 @@ class SHA256Core(wiring.Component):
             buf_full.eq(fill == 16),
             self.in_ready.eq(msg_open & ~buf_full),
             beat.eq(self.in_valid & self.in_ready),
-            ending.eq((running & (rnd == 63)) if folded else updating),
+            ending.eq(last if folded else updating),
             start.eq(buf_full & (ending | ~(running | updating))),
             self.busy.eq(running | updating | (fill != 0) | ~msg_open),
             self.done.eq(done),
@@ -212,39 +215,56 @@ class SHA256Core(wiring.Component):
             m.d.sync += count.eq(count + n)
 
         # ---- round function and message schedule ------------------------------------
+        # The round's longest path is the chain of 32-bit adds into a and e (CCU2C carry
+        # chains on ECP5). Two things keep it short:
+        # * hkw = h + K[t] + W[t] is summed one clock ahead from the values h, W[0] and
+        #   the round number take next clock (h of round t+1 is g of round t), so round t
+        #   adds only Sigma1(e) + Ch(e,f,g) to a register, and no ROM lookup is on the path.
+        # * Folded: H is added to round 63's outputs as one more operand, gated by `last`,
+        #   a flip-flop set on round 62, instead of a round-counter compare and a mux after
+        #   the sum. H_i + x for the shifted words (b, c, d, f, g, h) costs one add each.
         a, b, c, d, e, f, g, h = v
-        k = Signal(32)
+        hkw = Signal(32)
         t1 = Signal(32)
         t2 = Signal(32)
         w_next = Signal(32)
         m.d.comb += [
-            k.eq(Array(Const(x, 32) for x in K)[rnd]),
-            t1.eq(add32(h, Sigma1(e), Ch(e, f, g), k, W[0])),
+            t1.eq(add32(hkw, Sigma1(e), Ch(e, f, g))),
             t2.eq(add32(Sigma0(a), Maj(a, b, c))),
             w_next.eq(add32(sigma1(W[14]), W[9], sigma0(W[1]), W[0])),
         ]
-        v_round = [add32(t1, t2), a, b, c, add32(d, t1), e, f, g]
-        # H update: folded adds H to the outputs of round 63, basic to a..h one clock later.
-        update_src = v_round if folded else v
-        H_sum = [Signal(32, name=f"H{i}_sum") for i in range(8)]
-        m.d.comb += [H_sum[i].eq(add32(H[i], update_src[i])) for i in range(8)]
+        if folded:
+            # H_i where round 63 adds it, 0 in rounds 0..62.
+            hadd = [Mux(last, H[i], 0) for i in range(8)]
+            v_round = [add32(t1, add32(t2, hadd[0])), add32(a, hadd[1]), add32(b, hadd[2]),
+                       add32(c, hadd[3]), add32(t1, add32(d, hadd[4])), add32(e, hadd[5]),
+                       add32(f, hadd[6]), add32(g, hadd[7])]
+            H_sum = v_round                     # round 63's outputs are H + round(a..h)
+        else:
+            v_round = [add32(t1, t2), a, b, c, add32(d, t1), e, f, g]
+            # Basic: the update clock after round 63 adds H to a..h.
+            H_sum = [add32(H[i], v[i]) for i in range(8)]
 
         # ---- working variables and hash words ---------------------------------------
+        v_next = [Signal(32, name=f"{n}_next") for n in "abcdefgh"]
+        m.d.comb += [v_next[i].eq(v[i]) for i in range(8)]
         with m.If(self.init):
             for i in range(8):
                 iv = Mux(self.mode == MODE_SHA224, IV_SHA224[i], IV_SHA256[i])
-                m.d.sync += [H[i].eq(iv), v[i].eq(iv)]
+                m.d.sync += H[i].eq(iv)
+                m.d.comb += v_next[i].eq(iv)
         with m.Elif(self.ctx_we & (self.ctx_addr < 8)):
             with m.Switch(self.ctx_addr):
                 for i in range(8):
                     with m.Case(i):
-                        m.d.sync += [H[i].eq(bswap32(self.ctx_wdata)),
-                                     v[i].eq(bswap32(self.ctx_wdata))]
+                        m.d.sync += H[i].eq(bswap32(self.ctx_wdata))
+                        m.d.comb += v_next[i].eq(bswap32(self.ctx_wdata))
         with m.Elif(ending):
             m.d.sync += [H[i].eq(H_sum[i]) for i in range(8)]
-            m.d.sync += [v[i].eq(H_sum[i]) for i in range(8)]
+            m.d.comb += [v_next[i].eq(H_sum[i]) for i in range(8)]
         with m.Elif(running):
-            m.d.sync += [v[i].eq(v_round[i]) for i in range(8)]
+            m.d.comb += [v_next[i].eq(v_round[i]) for i in range(8)]
+        m.d.sync += [v[i].eq(v_next[i]) for i in range(8)]
 
         with m.If(start):
             m.d.sync += [W[i].eq(buf[i]) for i in range(16)]
@@ -252,7 +272,13 @@ class SHA256Core(wiring.Component):
             m.d.sync += [W[i].eq(W[i + 1]) for i in range(15)]
             m.d.sync += W[15].eq(w_next)
 
+        # hkw for the next clock's round: round 0 after `start`, else round rnd + 1. On
+        # other clocks the value is unused (no round runs next), so it need not be exact.
+        k_next = Array(Const(x, 32) for x in K)[Mux(start, 0, rnd + 1)]
+        m.d.sync += hkw.eq(add32(v_next[7], Mux(start, buf[0], W[1]), k_next))
+
         # ---- block sequencing ---------------------------------------------------------
+        m.d.sync += last.eq(running & (rnd == 62))
         with m.If(running):
             m.d.sync += rnd.eq(rnd + 1)
             with m.If(rnd == 63):
