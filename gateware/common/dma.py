@@ -90,36 +90,45 @@ class DMAReader(wiring.Component):
         take = Signal(3)    # message bytes in the word being read
         m.d.comb += take.eq(Mux(remaining < (4 - offset), remaining, 4 - offset))
 
+        # Datapath: loaded on every acknowledged read. Slaves acknowledge only our own
+        # strobe, so `wb_ack` alone says "a word arrived": no abort or flow-control logic
+        # sits between it and these ~100 flip-flops. On the ULX3S the L2 cache's ack comes
+        # late in the clock (tag compare after a block-RAM read), and this path set sys_clk's
+        # Fmax while the ack also went through the abort and stb logic (docs/fpga.md).
+        # A word read while aborting lands here too, but never becomes a beat.
         with m.If(self.start & ~running):
             m.d.sync += [
-                running.eq(1),
                 self.wb_adr.eq(self.addr[2:]),
                 offset.eq(self.addr[:2]),
                 remaining.eq(self.length),
-                is_last.eq(self.last),
-                aborting.eq(0),
                 burst.eq(0),
             ]
             # A zero-length command that ends the message still owes one empty last beat.
+            m.d.sync += [beat_nbytes.eq(0), beat_last.eq(1)]
+        with m.Elif(self.wb_ack):
+            m.d.sync += [
+                beat_data.eq(self.wb_dat_r >> (offset * 8)),
+                beat_nbytes.eq(take),
+                beat_last.eq(is_last & (remaining == take)),
+                remaining.eq(remaining - take),
+                offset.eq(0),
+                self.wb_adr.eq(self.wb_adr + 1),
+                burst.eq(burst + 1),
+            ]
+
+        # Control.
+        with m.If(self.start & ~running):
+            m.d.sync += [running.eq(1), is_last.eq(self.last), aborting.eq(0)]
             with m.If((self.length == 0) & self.last):
-                m.d.sync += [beat_valid.eq(1), beat_nbytes.eq(0), beat_last.eq(1)]
+                m.d.sync += beat_valid.eq(1)
         with m.Elif(running):
             with m.If(self.wb_stb & self.wb_err):
                 m.d.sync += [running.eq(0), beat_valid.eq(0)]
-            with m.Elif(self.wb_stb & self.wb_ack):
+            with m.Elif(self.wb_ack):
                 with m.If(aborting | self.abort):
                     m.d.sync += [running.eq(0), beat_valid.eq(0)]
                 with m.Else():
-                    m.d.sync += [
-                        beat_valid.eq(1),
-                        beat_data.eq(self.wb_dat_r >> (offset * 8)),
-                        beat_nbytes.eq(take),
-                        beat_last.eq(is_last & (remaining == take)),
-                        remaining.eq(remaining - take),
-                        offset.eq(0),
-                        self.wb_adr.eq(self.wb_adr + 1),
-                        burst.eq(burst + 1),
-                    ]
+                    m.d.sync += beat_valid.eq(1)
                     with m.If(burst == BURST_WORDS - 1):
                         m.d.sync += pause.eq(1)
             with m.Elif(self.abort):
