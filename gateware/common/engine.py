@@ -108,7 +108,14 @@ class HashEngine(wiring.Component):
         m = Module()
         core = self.core
         kill = Signal()     # abort the message: reset core, packer and DMA
-        m.submodules.core = ResetInserter(kill)(core)
+        # The core's reset reaches its ~2,000 flip-flops one clock after `kill`: `kill` comes
+        # from bus decoding (a window write during DMA, a CSR command, a bus error) and,
+        # fanned out to every reset input, it set the ULX3S SoC's critical path. The core's
+        # `done` is masked and `busy` held for that clock, so nothing can see it finish or
+        # start anything in between.
+        resetting = Signal()
+        m.d.sync += resetting.eq(kill)
+        m.submodules.core = ResetInserter(resetting)(core)
         m.submodules.packer = packer = BytePacker()
         m.submodules.dma = dma = DMAReader()
 
@@ -119,11 +126,13 @@ class HashEngine(wiring.Component):
 
         dma_running = dma.busy
         busy = Signal()
+        core_done = Signal()
         m.d.comb += [
-            busy.eq(core.busy | dma_running | ~packer.empty),
+            core_done.eq(core.done & ~resetting),
+            busy.eq(core.busy | resetting | dma_running | ~packer.empty),
             self.st_open.eq(open_),
             self.st_busy.eq(busy),
-            self.st_done.eq(core.done & ~open_ & packer.empty),
+            self.st_done.eq(core_done & ~open_ & packer.empty),
             self.st_dma_busy.eq(dma_running),
             self.st_mode.eq(mode),
             self.st_xof.eq(_in(mode, self.xof_modes)),
@@ -256,9 +265,9 @@ class HashEngine(wiring.Component):
         # ---- status, counters, events ----
         with m.If(core.busy & ~self.ctrl_init):
             m.d.sync += self.busy_cycles.eq(self.busy_cycles + 1)
-        m.d.sync += core_done_q.eq(core.done)
+        m.d.sync += core_done_q.eq(core_done)
         m.d.comb += [
-            self.ev_done.eq(core.done & ~core_done_q),
+            self.ev_done.eq(core_done & ~core_done_q),
             self.ev_error.eq(new_err.any()),
         ]
         with m.If(self.ctrl_err_clear):
