@@ -18,7 +18,7 @@ VENV ?= .venv
 PY ?= $(VENV)/bin/python
 
 ULX3S_DEVICE   ?= LFE5U-85F
-ULX3S_SYS_CLK  ?= 45e6
+ULX3S_SYS_CLK  ?= 50e6
 ULX3S_SEED     ?= 1
 ARTY_VARIANT   ?= a7-35
 ARTY_SYS_CLK   ?= 100e6

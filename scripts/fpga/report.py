@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, TOP)
@@ -568,6 +569,8 @@ def main():
     p.add_argument("--arty", default="all", help="the same for the Arty yosys estimates (SoC configs and 'engines')")
     p.add_argument("--reuse", action="append", default=[], metavar="TAG=DIR",
                    help="take an existing boards.ulx3s build (e.g. both=build/ulx3s from make ulx3s-ci)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="ULX3S SoC builds run at once (default: one per CPU; each takes one core and ~1 GB)")
     p.add_argument("--only-render", action="store_true", help="re-render docs from docs/fpga.json")
     p.add_argument("--note", action="append", default=[], help="extra note for the report")
     p.add_argument("--analysis", default=os.path.join(TOP, "scripts", "fpga", "analysis.md"),
@@ -591,13 +594,16 @@ def main():
             data["ecp5_engines"].append(ecp5_engine(tag, name, variant, args.engine_freq, args.seed))
         reuse = dict(r.split("=", 1) for r in args.reuse)
         want_soc = tags(args.soc, soc_tags)
-        for tag, engines, variant in SOC_CONFIGS:
+        bios = find_bios()
+
+        def soc_result(config):
+            tag, engines, variant = config
             if tag in reuse:
-                r = ulx3s_reuse(tag, engines, variant, freq, args.seed, os.path.abspath(reuse[tag]))
-            else:
-                r = ulx3s_soc(tag, engines, variant, freq, args.seed, find_bios(), build=tag in want_soc)
-            if r:
-                data["ulx3s_soc"].append(r)
+                return ulx3s_reuse(tag, engines, variant, freq, args.seed, os.path.abspath(reuse[tag]))
+            return ulx3s_soc(tag, engines, variant, freq, args.seed, bios, build=tag in want_soc)
+        # Each SoC build is one single-threaded yosys/nextpnr process: --jobs of them at once.
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            data["ulx3s_soc"] = [r for r in pool.map(soc_result, SOC_CONFIGS) if r]
         want_arty = tags(args.arty, soc_tags[:4] + ["engines"])
         for tag, name, variant, _, _ in ENGINE_CONFIGS:
             r = arty_engine(tag, name, variant, build="engines" in want_arty)
