@@ -13,6 +13,7 @@ Output: build/ulx3s/gateware/radiona_ulx3s.bit, build/ulx3s/software/include/gen
 
 import json
 import os
+import subprocess
 import sys
 
 from litex_boards.platforms import radiona_ulx3s
@@ -112,8 +113,32 @@ def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256"
         print(f"[ulx3s] HashSoC on ULX3S {device}\n" + describe(soc, output_dir, engines, sha256_variant),
               file=sys.stderr, flush=True)
     builder = make_builder(soc, output_dir, compile_gateware, compile_software)
-    builder.build(build_name=BUILD_NAME, run=compile_gateware, seed=seed)
+    # LiteX writes the Verilog, the yosys script and the build script; we run the script
+    # ourselves after making the script's source paths relative (see relative_sources).
+    builder.build(build_name=BUILD_NAME, run=False, seed=seed)
+    if compile_gateware:
+        gw = builder.gateware_dir
+        relative_sources(os.path.join(gw, BUILD_NAME + ".ys"), gw)
+        subprocess.run(["bash", f"build_{BUILD_NAME}.sh"], cwd=gw, check=True)
     return soc, builder
+
+
+def relative_sources(ys_path, base):
+    """Rewrite the absolute `read_verilog` paths LiteX puts in the yosys script relative to
+    `base`, the directory the script runs in. YoWASP's tools see the host's /tmp as a
+    private empty directory, so a work tree under /tmp (a CI clone, say) would lose every
+    source; relative paths work anywhere, because YoWASP maps the parent directories of
+    the working directory."""
+    with open(ys_path) as f:
+        lines = f.readlines()
+    out = []
+    for line in lines:
+        words = line.split()
+        if len(words) >= 2 and words[0].startswith("read_") and os.path.isabs(words[-1]):
+            line = line.replace(words[-1], os.path.relpath(words[-1], base))
+        out.append(line)
+    with open(ys_path, "w") as f:
+        f.writelines(out)
 
 
 def main(argv=None):
@@ -146,7 +171,7 @@ def main(argv=None):
                              os.path.abspath(args.output_dir), compile_gateware, compile_software,
                              args.seed, args.revision, args.sdram_module, router=args.router,
                              pnr_margin=args.pnr_margin, **soc_kwargs(args))
-    except OSError as e:
+    except (OSError, subprocess.CalledProcessError) as e:
         print(f"[ulx3s] build failed: {e}", file=sys.stderr)
         return 1
     gw = os.path.join(os.path.abspath(args.output_dir), "gateware")

@@ -253,3 +253,24 @@ def test_ulx3s_bitstream_meets_timing():
     t = json.load(open(os.path.join(gw, "timing.json")))
     assert t["pass"] and t["fmax_mhz"] >= t["target_mhz"]
     assert sorted(t["engines"]) == ["keccak", "sha256"]
+
+
+def test_yosys_script_sources_become_relative(tmp_path):
+    """YoWASP hides the host's /tmp, so the yosys script must not name sources by absolute
+    path (a CI clone under /tmp lost them all): they are rewritten relative to the script."""
+    from boards.ulx3s import relative_sources
+    gw = tmp_path / "build" / "ulx3s" / "gateware"
+    eng = tmp_path / "build" / "engines"
+    gw.mkdir(parents=True)
+    eng.mkdir(parents=True)
+    (eng / "e.v").write_text("module e; endmodule\n")
+    (gw / "top.v").write_text("module top; endmodule\n")
+    ys = gw / "top.ys"
+    ys.write_text(f"verilog_defaults -push\nread_verilog {eng / 'e.v'}\nread_verilog {gw / 'top.v'}\n"
+                  "synth_ecp5 -top top\nwrite_json top.json\n")
+    relative_sources(str(ys), str(gw))
+    lines = ys.read_text().splitlines()
+    reads = [ln.split()[-1] for ln in lines if ln.startswith("read_verilog")]
+    assert reads == ["../../engines/e.v", "top.v"]
+    assert all((gw / r).is_file() for r in reads)
+    assert "synth_ecp5 -top top" in lines and "write_json top.json" in lines
