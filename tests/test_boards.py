@@ -27,20 +27,21 @@ def run(cmd, env=None, timeout=600, **kw):
 
 # Elaboration ------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def ulx3s_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("ulx3s")
-    r = run([PY, "-m", "boards.ulx3s", "--no-compile", "--output-dir", str(out)])
+def elaborate(out, board, *args):
+    """`python -m boards.<board> --no-compile` into `out` (Verilog, scripts, headers)."""
+    r = run([PY, "-m", f"boards.{board}", "--no-compile", "--output-dir", str(out), *args])
     assert r.returncode == 0, r.stderr[-3000:]
     return out
+
+
+@pytest.fixture(scope="module")
+def ulx3s_out(tmp_path_factory):
+    return elaborate(tmp_path_factory.mktemp("ulx3s"), "ulx3s")
 
 
 @pytest.fixture(scope="module")
 def arty_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("arty")
-    r = run([PY, "-m", "boards.arty", "--no-compile", "--output-dir", str(out)])
-    assert r.returncode == 0, r.stderr[-3000:]
-    return out
+    return elaborate(tmp_path_factory.mktemp("arty"), "arty")
 
 
 def _check_soc(out, top, ram_base):
@@ -80,9 +81,7 @@ def test_ulx3s_elaborates_with_sdram_and_engines(ulx3s_out):
 @pytest.mark.parametrize("device,arch", [("LFE5U-25F", "--25k"), ("LFE5U-45F", "--45k")])
 def test_ulx3s_device_is_selectable(tmp_path, device, arch):
     # (also: --pnr-margin over-constrains clk25 for nextpnr; the last FREQUENCY line wins)
-    r = run([PY, "-m", "boards.ulx3s", "--no-compile", "--device", device, "--engines", "none",
-             "--pnr-margin", "1.2", "--output-dir", str(tmp_path)])
-    assert r.returncode == 0, r.stderr[-3000:]
+    elaborate(tmp_path, "ulx3s", "--device", device, "--engines", "none", "--pnr-margin", "1.2")
     script = open(tmp_path / "gateware" / "build_radiona_ulx3s.sh").read()
     assert arch in script
     lpf = open(tmp_path / "gateware" / "radiona_ulx3s.lpf").read()
@@ -98,9 +97,7 @@ def test_arty_elaborates_with_ddr3_and_engines(arty_out):
 
 
 def test_arty_100t(tmp_path):
-    r = run([PY, "-m", "boards.arty", "--no-compile", "--variant", "a7-100", "--engines", "sha256",
-             "--output-dir", str(tmp_path)])
-    assert r.returncode == 0, r.stderr[-3000:]
+    elaborate(tmp_path, "arty", "--variant", "a7-100", "--engines", "sha256")
     assert "xc7a100tcsg324-1" in open(tmp_path / "gateware" / "digilent_arty.tcl").read()
     v = open(tmp_path / "gateware" / "digilent_arty.v").read()
     assert "sha256_engine " in v and "keccak_engine " not in v
