@@ -55,32 +55,55 @@ class _Platform(radiona_ulx3s.Platform):
 
 
 class ULX3SHashSoC(HashSoC):
+    """The ULX3S's SoC. With `twin=True` the same SoC is built for Verilator (boards/twin.py):
+    the clock generator, the UART pins and the SDRAM PHY are replaced by simulation models
+    (a plain clock, litex_sim's UART stream, LiteDRAM's SDRAM PHY model with the settings
+    GENSDRPHY uses on the board); everything behind them is this same code: the LiteDRAM
+    controller and module timings at sys_clk, the L2, the CSR map, the engines."""
+
     def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
                  sdram_module="MT48LC16M16", sdram_rate="1:1",
                  engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
-                 pnr_margin=1.0, **kwargs):
+                 pnr_margin=1.0, twin=False, **kwargs):
         if device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
-        platform = _Platform(device=device, revision=revision, toolchain="trellis")
-        platform.pnr_margin = pnr_margin
         sys_clk_freq = int(sys_clk_freq)
         kwargs.setdefault("integrated_rom_size", 0x10000)   # the BIOS (~40 KiB)
         kwargs.setdefault("integrated_sram_size", 0x2000)
-        self.crg = ulx3s_target._CRG(platform, sys_clk_freq, sdram_rate=sdram_rate)
+        self.twin = twin
+        if twin:
+            from boards import twin as twin_models
+            platform = twin_models.platform(radiona_ulx3s.Platform)
+            self.crg = twin_models.crg(platform)
+            kwargs["uart_name"] = "sim"
+        else:
+            platform = _Platform(device=device, revision=revision, toolchain="trellis")
+            platform.pnr_margin = pnr_margin
+            self.crg = ulx3s_target._CRG(platform, sys_clk_freq, sdram_rate=sdram_rate)
         HashSoC.__init__(self, platform, sys_clk_freq, ident=f"HashSoC on ULX3S {device}", **kwargs)
+        self.fixed_rom_size = twin
         self.uart_baudrate = kwargs.get("uart_baudrate", 115200)
 
         # SDR SDRAM as main RAM (32 MiB on the usual ULX3S), as litex_boards does it.
         phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
-        self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
+        module = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate)
+        if twin:
+            # The PHY the board would get, built on the board's own pads only to take its
+            # settings (latencies, widths) for the model.
+            board_pads = _Platform(device=device, revision=revision, toolchain="trellis").request("sdram")
+            board_phy = phy_cls(board_pads, sys_clk_freq)
+            self.sdrphy = twin_models.sdram_phy_model(board_phy.settings, module, sys_clk_freq)
+        else:
+            self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
         self.add_sdram("sdram",
             phy           = self.sdrphy,
-            module        = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate),
+            module        = module,
             size          = 0x40000000,
             l2_cache_size = 8192,
         )
         if with_led_chaser:
-            self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
+            leds = twin_models.led_pads(platform, 8) if twin else platform.request_all("user_led")
+            self.leds = LedChaser(pads=leds, sys_clk_freq=sys_clk_freq)
 
         # Engines last: their DMA window is main RAM, which must exist now.
         self.add_hash_engines(engines, sha256_variant=sha256_variant)

@@ -31,9 +31,15 @@ class HashSoC(SoCCore):
         kwargs.setdefault("uart_name", "serial")
         kwargs.setdefault("timer_uptime", True)
         SoCCore.__init__(self, platform, sys_clk_freq, ident=ident, **kwargs)
+        # LiteX shrinks the ROM to the BIOS it is built with; a board twin swaps BIOS images
+        # (board / direct boot) per run, so it keeps the declared size.
+        self.fixed_rom_size = False
         # LiteX's SoC builder does not pass with_timer to VexRiscv: without this call the
         # CPU's timerInterrupt is tied to 0 and there is no machine time to read.
         self.cpu.add_timer()
+
+    def init_rom(self, name, contents=[], auto_size=True):
+        SoCCore.init_rom(self, name, contents, auto_size=auto_size and not self.fixed_rom_size)
 
     def add_hash_engines(self, engines=("sha256", "keccak"), sha256_variant="folded"):
         """Add each named engine: CSR bank, data window, DMA master and interrupt.

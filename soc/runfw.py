@@ -1,6 +1,11 @@
 """Build the simulated SoC and a firmware program, run it, return its console output.
 
-    python -m soc.runfw [--bench quick|full] [--app main|demo] [--timeout S]
+    python -m soc.runfw [--bench quick|full] [--app main|demo] [--timeout S] [--target T]
+
+Targets: `sim` (litex_sim with on-chip main RAM, 1 MHz nominal) or a board twin such as
+`ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The firmware prints DONE
+last; the on-chip sim then stops itself (sim_finish CSR), a twin has no such CSR (the board
+has none), so the run is stopped when DONE arrives.
 
 Used by the tests, the benchmark and `make demo`. Progress goes to stderr; the firmware's
 console goes to stdout (and is returned by `run_firmware`).
@@ -18,19 +23,33 @@ from soc import sim
 FIRMWARE_DIR = os.path.join(sim.TOP, "firmware")
 
 
-def build_firmware(app="main", bench="quick"):
-    out = os.path.join(sim.BUILD_DIR, f"firmware-{app}-{bench}")
-    cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={sim.BUILD_DIR}", f"OUT={out}",
+TARGETS = ("sim", "ulx3s-twin")
+
+
+def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
+    out = os.path.join(build_dir, f"firmware-{app}-{bench}")
+    cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={build_dir}", f"OUT={out}",
            f"BENCH={bench}", f"APP={app}"]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return os.path.join(out, "firmware.bin")
 
 
-def run_firmware(app="main", bench="quick", timeout=900, echo=False):
-    sim.build()
-    image = build_firmware(app, bench)
-    argv, cwd = sim.sim_command(image)
-    print(f"[sim] running {os.path.relpath(image, sim.TOP)} in litex_sim", file=sys.stderr, flush=True)
+def prepare(target, app, bench):
+    """Build the target and the firmware; return (argv, cwd) of a run."""
+    if target == "sim":
+        sim.build()
+        image = build_firmware(app, bench)
+        return sim.sim_command(image), image
+    from boards.twin import Twin
+    twin = Twin(target.removesuffix("-twin"))
+    twin.build()
+    image = build_firmware(app, bench, twin.build_dir)
+    return twin.prepare_run([(image, twin.main_ram_base)], bios="direct"), image
+
+
+def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim"):
+    (argv, cwd), image = prepare(target, app, bench)
+    print(f"[{target}] running {os.path.relpath(image, sim.TOP)}", file=sys.stderr, flush=True)
     t0 = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -45,12 +64,15 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False):
                 sys.stdout.flush()
             if time.time() > deadline:
                 raise TimeoutError(f"firmware did not finish within {timeout} s")
-        proc.wait(timeout=10)
+            if line.strip() == "DONE" and target != "sim":
+                break
+        if target == "sim":
+            proc.wait(timeout=10)
     finally:
         if proc.poll() is None:
             proc.kill()
         shutil.rmtree(cwd, ignore_errors=True)
-    print(f"[sim] finished in {time.time() - t0:.0f} s wall", file=sys.stderr, flush=True)
+    print(f"[{target}] finished in {time.time() - t0:.0f} s wall", file=sys.stderr, flush=True)
     return "".join(lines)
 
 
@@ -59,8 +81,9 @@ def main():
     p.add_argument("--app", default="main", choices=["main", "demo"])
     p.add_argument("--bench", default="quick", choices=["quick", "full"])
     p.add_argument("--timeout", type=int, default=1800)
+    p.add_argument("--target", default="sim", choices=TARGETS)
     args = p.parse_args()
-    out = run_firmware(args.app, args.bench, args.timeout, echo=True)
+    out = run_firmware(args.app, args.bench, args.timeout, echo=True, target=args.target)
     return 0 if "DONE" in out else 1
 
 

@@ -77,15 +77,77 @@ class SimHashSoC(HashSoC):
         self.add_hash_engines(engines, sha256_variant=sha256_variant)
 
 
-def _source_tag(engines, variant):
-    h = hashlib.sha256(repr((engines, variant)).encode())
-    for sub in ("gateware", "soc"):
+def source_tag(extra, subdirs=("gateware", "soc")):
+    """A hash of `extra` and every .py file under `subdirs`: a build is reused while equal."""
+    h = hashlib.sha256(repr(extra).encode())
+    for sub in subdirs:
         for root, _, files in sorted(os.walk(os.path.join(TOP, sub))):
             for f in sorted(files):
                 if f.endswith(".py"):
                     with open(os.path.join(root, f), "rb") as fh:
                         h.update(fh.read())
     return h.hexdigest()[:16]
+
+
+def use_venv_python():
+    """LiteX's software Makefiles call plain `python3`: it must be this venv's."""
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+
+def quiet_build(fn, log_path, label):
+    """Run a LiteX build step with its output (thousands of lines of BIOS, picolibc and
+    Verilog generation) in a log file; on failure, show the log's end."""
+    print(f"{label} (log: {os.path.relpath(log_path, TOP)})", file=sys.stderr, flush=True)
+    saved = os.dup(1), os.dup(2)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with open(log_path, "w") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            return fn()
+        except BaseException:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            print("".join(open(log_path, errors="replace").readlines()[-40:]), file=sys.stderr)
+            raise
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def verilate(gateware_dir, log_path, label):
+    """LiteX compiles the Verilator model only when it also runs it: compile it here."""
+    print(f"{label} compiling the Verilator model (1-2 min)", file=sys.stderr, flush=True)
+    with open(log_path, "w") as vlog:
+        rc = subprocess.call(["bash", "build_sim.sh"], cwd=gateware_dir, stdout=vlog, stderr=subprocess.STDOUT)
+    if rc != 0:
+        raise SystemExit(f"{label} Verilator build failed: see {log_path}")
+
+
+def link_run_dir(gateware_dir, run_dir, skip=()):
+    """Fill a run directory with links to the built files, except those the run writes."""
+    os.makedirs(run_dir, exist_ok=True)
+    for name in os.listdir(gateware_dir):
+        if name not in skip and not name.startswith("run-"):
+            dst = os.path.join(run_dir, name)
+            if not os.path.exists(dst):
+                os.symlink(os.path.join(gateware_dir, name), dst)
+
+
+def write_word_file(bin_path, path):
+    """A binary as $readmemh words: one little-endian 32-bit word per line."""
+    data = open(bin_path, "rb").read()
+    data += bytes(-len(data) % 4)
+    words = struct.unpack(f"<{len(data) // 4}I", data)
+    with open(path, "w") as f:
+        f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
 def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
@@ -99,27 +161,24 @@ def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
 
 def _build_locked(engines, sha256_variant, force):
     stamp = os.path.join(BUILD_DIR, ".built")
-    tag = _source_tag(tuple(engines), sha256_variant)
+    tag = source_tag((tuple(engines), sha256_variant))
     vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
     if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
         return BUILD_DIR
     t0 = time.time()
-    # LiteX's software Makefiles call plain `python3`: it must be this venv's.
-    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    use_venv_python()
     print(f"[sim] building SoC (engines: {', '.join(engines) or 'none'}) into {BUILD_DIR}", file=sys.stderr, flush=True)
-    soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
     sim_config = SimConfig()
     sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
     sim_config.add_module("serial2console", "serial")
-    builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
-    os.makedirs(BUILD_DIR, exist_ok=True)
-    builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
-    # LiteX compiles the Verilator model only when it also runs it: compile it here.
-    print("[sim] compiling the Verilator model (1-2 min)", file=sys.stderr, flush=True)
-    with open(os.path.join(BUILD_DIR, "verilator.log"), "w") as vlog:
-        rc = subprocess.call(["bash", "build_sim.sh"], cwd=GATEWARE_DIR, stdout=vlog, stderr=subprocess.STDOUT)
-    if rc != 0:
-        raise SystemExit(f"[sim] Verilator build failed: see {BUILD_DIR}/verilator.log")
+
+    def soc_and_bios():
+        soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
+        builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
+        builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
+
+    quiet_build(soc_and_bios, os.path.join(BUILD_DIR, "litex.log"), "[sim] SoC + BIOS")
+    verilate(GATEWARE_DIR, os.path.join(BUILD_DIR, "verilator.log"), "[sim]")
     with open(stamp, "w") as f:
         f.write(tag)
     print(f"[sim] built in {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
@@ -164,12 +223,7 @@ def sim_command(ram_init, run_dir=None):
     """
     import tempfile
     run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=BUILD_DIR)
-    os.makedirs(run_dir, exist_ok=True)
-    for name in os.listdir(GATEWARE_DIR):
-        if name != "sim_main_ram.init" and not name.startswith("run-"):
-            dst = os.path.join(run_dir, name)
-            if not os.path.exists(dst):
-                os.symlink(os.path.join(GATEWARE_DIR, name), dst)
+    link_run_dir(GATEWARE_DIR, run_dir, skip={"sim_main_ram.init"})
     write_ram_init(load_images(ram_init), os.path.join(run_dir, "sim_main_ram.init"))
     return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], run_dir
 

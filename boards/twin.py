@@ -1,0 +1,266 @@
+"""Board twin: a board's own SoC simulated in Verilator with the board's memory path.
+
+    python -m boards.twin --build-only                      # build (cached) and stop
+    python -m boards.twin --images firmware.bin             # direct boot, console on stdio
+    python -m boards.twin --bios board --uart tcp:2001      # the board's BIOS, UART on TCP
+
+A claim about the board holds on its twin. The twin is the board target's SoC class
+(boards/ulx3s.py, `ULX3SHashSoC(twin=True)`) with only what touches pins replaced: the
+clock generator by one clock, the UART pins by litex_sim's UART stream, and the SDRAM PHY
+by LiteDRAM's SDRAMPHYModel with the *board PHY's own settings* (GENSDRPHY on the ULX3S:
+cl=2, read latency 3, 16-bit, rate 1:1). Everything behind them is the board's: LiteDRAM's
+controller with the MT48LC16M16 timings at the board's sys_clk (50 MHz, which is also
+CONFIG_CLOCK_FREQUENCY), the 8 KiB L2, the CSR map and the engines.
+
+Loading programs without rebuilding Verilator. The PHY model keeps one memory per SDRAM
+bank, read with $readmemh from `sim_mem*.init` at start-up (16-bit words, ROW_BANK_COL:
+consecutive 1 KiB columns-runs go to banks 0, 1, 2, 3, then the next row). Each run gets a
+directory of its own with those files written from the images (`write_sdram_init`), and
+with one of two BIOS images in `sim_rom.init`:
+  - `board`: the BIOS built exactly as for the board (memtest, serial boot with its
+    delays): used for the documented serial-boot path (litex_term --images);
+  - `direct`: the same BIOS built with ROM_BOOT_ADDRESS = main RAM, SDRAM_TEST_DISABLE and
+    no delays: it initialises the SDRAM controller and jumps to the preloaded image.
+The ROM keeps its declared 64 KiB (no auto-resize) so that either BIOS fits.
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from migen import Signal
+from migen.genlib.io import CRG
+
+from litex.build.generic_platform import Pins, Subsignal
+from litex.build.sim import SimPlatform
+from litex.build.sim.config import SimConfig
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# What the twin replaces -------------------------------------------------------------------------
+
+_SIM_IO = [
+    ("sys_clk", 0, Pins(1)),
+    ("sys_rst", 0, Pins(1)),
+    ("serial", 0,
+        Subsignal("source_valid", Pins(1)),
+        Subsignal("source_ready", Pins(1)),
+        Subsignal("source_data", Pins(8)),
+        Subsignal("sink_valid", Pins(1)),
+        Subsignal("sink_ready", Pins(1)),
+        Subsignal("sink_data", Pins(8)),
+    ),
+]
+
+
+def platform(board_platform_cls):
+    """A Verilator platform standing in for the board's: one clock, the UART stream."""
+    p = SimPlatform("SIM", list(_SIM_IO))
+    p.board_platform_cls = board_platform_cls
+    return p
+
+
+def crg(platform):
+    return CRG(platform.request("sys_clk"))
+
+
+def led_pads(platform, n):
+    """LEDs have no pins in simulation; the LED chaser (and its CSR) stays."""
+    return Signal(n)
+
+
+# 4 banks x 512 columns x 16 bits: a non-empty init for every bank makes Migen emit a
+# $readmemh for each bank memory, so that each run can load its own image.
+_INIT_WORDS = 4 * 512 * 2 // 4
+
+
+def sdram_phy_model(board_phy_settings, module, sys_clk_freq):
+    """LiteDRAM's SDRAM PHY model with the board PHY's settings (not the model's defaults:
+    its SDR default read latency is 4 where GENSDRPHY's is cl + 1 = 3)."""
+    from litedram.phy.model import SDRAMPHYModel
+    return SDRAMPHYModel(module=module, settings=board_phy_settings, clk_freq=sys_clk_freq,
+                         init=[0] * _INIT_WORDS)
+
+
+# Boards that have a twin ------------------------------------------------------------------------
+
+class Twin:
+    """Build and run one board's twin. Attributes: name, build_dir, gateware_dir,
+    generated_dir (the headers software for the board is built against), sys_clk_freq,
+    main_ram_base, main_ram_size."""
+
+    def __init__(self, board="ulx3s"):
+        if board != "ulx3s":
+            raise ValueError(f"no twin for board {board!r} (known: ulx3s; the Arty's DDR3: docs/boards.md)")
+        from boards import ulx3s
+        self.board = board
+        self.name = f"{board}-twin"
+        self.build_dir = os.path.join(TOP, "build", self.name)
+        self.gateware_dir = os.path.join(self.build_dir, "gateware")
+        self.generated_dir = os.path.join(self.build_dir, "software", "include", "generated")
+        self.direct_dir = os.path.join(self.build_dir, "direct-bios")
+        self.sys_clk_freq = int(ulx3s.DEFAULT_SYS_CLK)
+        self.main_ram_base = 0x4000_0000
+        self.main_ram_size = 32 * 1024 * 1024
+        self._soc_cls = ulx3s.ULX3SHashSoC
+
+    # -- build ------------------------------------------------------------------------------------
+
+    def _soc(self):
+        return self._soc_cls(twin=True, sys_clk_freq=self.sys_clk_freq)
+
+    def build(self, force=False):
+        """Gateware + Verilator model + both BIOS images, into build/<board>-twin (cached)."""
+        from soc import sim
+        os.makedirs(self.build_dir, exist_ok=True)
+        with open(os.path.join(self.build_dir, ".build.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            tag = sim.source_tag(("twin", self.board), ("gateware", "soc", "boards"))
+            stamp = os.path.join(self.build_dir, ".built")
+            vsim = os.path.join(self.gateware_dir, "obj_dir", "Vsim")
+            if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
+                return self.build_dir
+            t0 = time.time()
+            sim.use_venv_python()
+            from litex.soc.integration.builder import Builder
+            print(f"[twin] building the {self.board} twin into {os.path.relpath(self.build_dir, TOP)}",
+                  file=sys.stderr, flush=True)
+            cfg = SimConfig()
+            cfg.add_clocker("sys_clk", freq_hz=self.sys_clk_freq)
+            cfg.add_module("serial2console", "serial")
+
+            def board():
+                Builder(self._soc(), output_dir=self.build_dir, compile_gateware=True,
+                        compile_software=True, csr_json=os.path.join(self.build_dir, "csr.json")
+                        ).build(sim_config=cfg, run=False, interactive=False, jobs=2, opt_level="O3")
+
+            def direct():
+                # The direct-boot BIOS: the same SoC, three constants more, software only.
+                soc = self._soc()
+                soc.add_constant("ROM_BOOT_ADDRESS", self.main_ram_base)
+                soc.add_constant("SDRAM_TEST_DISABLE")
+                soc.add_config("BIOS_NO_DELAYS")
+                Builder(soc, output_dir=self.direct_dir, compile_gateware=False,
+                        compile_software=True).build(sim_config=cfg, run=False, interactive=False)
+
+            sim.quiet_build(board, os.path.join(self.build_dir, "litex.log"), "[twin] SoC + board BIOS")
+            sim.quiet_build(direct, os.path.join(self.build_dir, "litex-direct.log"), "[twin] direct-boot BIOS")
+            sim.verilate(self.gateware_dir, os.path.join(self.build_dir, "verilator.log"), "[twin]")
+            with open(stamp, "w") as f:
+                f.write(tag)
+            print(f"[twin] built in {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+            return self.build_dir
+
+    def bios_image(self, which):
+        d = {"board": self.build_dir, "direct": self.direct_dir}[which]
+        return os.path.join(d, "software", "bios", "bios.bin")
+
+    # -- run --------------------------------------------------------------------------------------
+
+    def sdram_files(self):
+        """The bank init files of the PHY model, in bank order, found in the Verilog: the
+        memories of 2**(rowbits + colbits) 16-bit words (the others are the ROM, SRAM...)."""
+        import re
+        text = open(os.path.join(self.gateware_dir, "sim.v")).read()
+        depth = {m.group(2): (int(m.group(1)), int(m.group(3)) + 1)
+                 for m in re.finditer(r"^reg \[(\d+):0\] (\w+)\[0:(\d+)\];", text, re.M)}
+        names = [f for f, mem in re.findall(r'\$readmemh\("([^"]+)", (\w+)\);', text)
+                 if depth.get(mem) == (15, 1 << 22)]
+        if len(names) != 4:
+            raise RuntimeError(f"expected 4 SDRAM bank memories in sim.v, found {names}")
+        return names
+
+    def prepare_run(self, images=(), bios="direct", uart="console", run_dir=None):
+        """A run directory with these images in SDRAM, this BIOS in the ROM and this UART
+        (`console`: stdin/stdout; `tcp:PORT`: litex_sim's serial2tcp). Returns (argv, cwd)."""
+        from soc import sim
+        run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=self.build_dir)
+        own = {"sim_rom.init", "sim_config.js"} | set(self.sdram_files())
+        sim.link_run_dir(self.gateware_dir, run_dir, skip=own)
+        sim.write_word_file(self.bios_image(bios), os.path.join(run_dir, "sim_rom.init"))
+        write_sdram_init([(f, a - self.main_ram_base) for f, a in images], self.main_ram_size,
+                         [os.path.join(run_dir, n) for n in self.sdram_files()])
+        with open(os.path.join(self.gateware_dir, "sim_config.js")) as f:
+            cfg = json.load(f)
+        for entry in cfg:
+            if entry.get("module") in ("serial2console", "serial2tcp"):
+                if uart == "console":
+                    entry["module"] = "serial2console"
+                    entry.pop("args", None)
+                else:
+                    port = int(uart.split(":", 1)[1])
+                    entry["module"] = "serial2tcp"
+                    entry["args"] = {"port": port}
+        with open(os.path.join(run_dir, "sim_config.js"), "w") as f:
+            json.dump(cfg, f, indent=1)
+        return [os.path.join(self.gateware_dir, "obj_dir", "Vsim")], run_dir
+
+
+def write_sdram_init(blobs, ram_size, bank_paths, colbits=9, nbanks=4):
+    """Write the PHY model's bank files from (file, offset in main RAM) pairs.
+
+    ROW_BANK_COL mapping, 16-bit SDRAM words: word w lies in column w % 512 of bank
+    (w // 512) % 4, row w // 2048, i.e. line row * 512 + column of that bank's file."""
+    import numpy as np
+    end = 0
+    data = []
+    for fname, off in blobs:
+        b = open(fname, "rb").read()
+        if off < 0 or off + len(b) > ram_size:
+            raise ValueError(f"{fname} at offset {off:#x} does not fit in main RAM")
+        data.append((off, b))
+        end = max(end, off + len(b))
+    row_bytes = nbanks * (2 << colbits)
+    end = max(row_bytes, -(-end // row_bytes) * row_bytes)
+    mem = bytearray(end)
+    for off, b in data:
+        mem[off:off + len(b)] = b
+    words = np.frombuffer(bytes(mem), dtype="<u2").reshape(-1, nbanks, 1 << colbits)
+    for bank, path in enumerate(bank_paths):
+        col = words[:, bank, :].ravel()
+        with open(path, "w") as f:
+            f.write("\n".join(f"{w:04x}" for w in col.tolist()))
+            f.write("\n")
+
+
+def load_images(spec, base):
+    """A .bin (loaded at main RAM's base) or a .json {file: address}, as litex_sim takes."""
+    if spec.endswith(".json"):
+        d = os.path.dirname(os.path.abspath(spec))
+        with open(spec) as f:
+            return [(os.path.join(d, k), int(v, 0)) for k, v in json.load(f).items()]
+    return [(spec, base)]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--board", default="ulx3s")
+    p.add_argument("--build-only", action="store_true")
+    p.add_argument("--rebuild", action="store_true")
+    p.add_argument("--images", help="preload main RAM: .bin at its base, or .json {file: address}")
+    p.add_argument("--bios", default=None, choices=["board", "direct"],
+                   help="ROM contents (default: direct with --images, else board)")
+    p.add_argument("--uart", default="console", help="console (stdio) or tcp:PORT (for litex_term)")
+    args = p.parse_args()
+    t = Twin(args.board)
+    t.build(force=args.rebuild)
+    if args.build_only:
+        return 0
+    images = load_images(args.images, t.main_ram_base) if args.images else []
+    bios = args.bios or ("direct" if images else "board")
+    argv, cwd = t.prepare_run(images, bios=bios, uart=args.uart)
+    sys.stdout.flush()
+    try:
+        return subprocess.call(argv, cwd=cwd)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
