@@ -7,7 +7,8 @@ PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test test-fast bench seed001 docs sim-build sim qemu run clean
+.PHONY: setup demo test test-fast bench seed001 docs sim-build sim qemu run clean \
+        twin-build twin twin-run twin-fw twin-serial-boot
 
 setup:
 	@bash scripts/setup.sh
@@ -62,6 +63,35 @@ qemu: xv6-qemu
 
 run: xv6-$(PLATFORM)
 	$(PY) scripts/xv6run.py --platform $(PLATFORM) --split --cmd "$(CMD)"
+
+# Board twin: the board's own SoC and memory path in Verilator (boards/twin.py).
+#   make twin [BOARD=ulx3s]              xv6 shell on the twin (Ctrl-C leaves)
+#   make twin-run CMD='ls; hash hello'   scripted xv6 session on the twin
+#   make twin-fw [APP=main|demo]         bare-metal self-test + benchmark (or the demo)
+#   make twin-serial-boot                the board's BIOS, litex_term --images over TCP
+BOARD ?= ulx3s
+APP ?= main
+TWIN_GENERATED := $(CURDIR)/build/$(BOARD)-twin/software/include/generated
+
+twin-build: setup
+	$(PY) -m boards.twin --board $(BOARD) --build-only
+
+xv6-$(BOARD): twin-build
+	$(MAKE) -C os-port PLATFORM=litex BOARD=$(BOARD) LITEX_GENERATED_DIR=$(TWIN_GENERATED)
+
+twin: xv6-$(BOARD)
+	$(PY) -m boards.twin --board $(BOARD) --images os-port/build/litex-$(BOARD)/boot.json
+
+twin-run: xv6-$(BOARD)
+	$(PY) scripts/xv6run.py --platform litex --target $(BOARD)-twin --split --cmd "$(CMD)"
+
+twin-fw: twin-build
+	$(PY) -m soc.runfw --target $(BOARD)-twin --app $(APP)
+
+# FS=small (a RAM disk with init, sh, ls, hash: ~3 min here) or FS=full (the 2 MB fs.img)
+FS ?= small
+twin-serial-boot: xv6-$(BOARD)
+	$(PY) scripts/serialboot.py --board $(BOARD) --fs $(FS) --cmd 'hash -p hw hello'
 
 clean:
 	rm -rf build

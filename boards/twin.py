@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -256,6 +257,8 @@ def main():
     bios = args.bios or ("direct" if images else "board")
     argv, cwd = t.prepare_run(images, bios=bios, uart=args.uart)
     sys.stdout.flush()
+    # Stopped by a signal (xv6run ends a session with SIGTERM): still remove the run dir.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         return subprocess.call(argv, cwd=cwd)
     finally:

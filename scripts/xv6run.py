@@ -17,7 +17,9 @@ Platforms:
   qemu   qemu-system-riscv32 -machine virt with os-port/build/qemu/kernel.elf
          and fs.img loaded at 0x80200000 (RAM disk).
   litex  <repo>/.venv/bin/python -m soc.sim --ram-init os-port/build/litex/boot.json
-         run from the repository root (soc/sim.py connects the UART to stdio).
+         run from the repository root (soc/sim.py connects the UART to stdio);
+         with --target ulx3s-twin, the board twin (boards/twin.py) with
+         os-port/build/litex-ulx3s/boot.json preloaded in its SDRAM.
 Standard library only.
 """
 import argparse
@@ -137,8 +139,9 @@ class Console:
 
 
 def emulator_argv(args):
+    board = args.target.removesuffix("-twin") if args.target != "sim" else None
     build = os.path.abspath(args.build_dir) if args.build_dir else \
-        os.path.join(REPO, "os-port", "build", args.platform)
+        os.path.join(REPO, "os-port", "build", args.platform + (f"-{board}" if board else ""))
     if args.platform == "qemu":
         kernel = os.path.join(build, "kernel.elf")
         fsimg = os.path.join(build, "fs.img")
@@ -156,6 +159,8 @@ def emulator_argv(args):
     if not os.path.exists(os.path.join(REPO, boot)):
         sys.exit(f"xv6run: {boot} missing: run make -C os-port PLATFORM=litex")
     python = os.path.join(REPO, ".venv", "bin", "python")
+    if board:
+        return [python, "-m", "boards.twin", "--board", board, "--images", boot] + args.sim_arg, REPO
     return [python, "-m", "soc.sim", "--ram-init", boot] + args.sim_arg, REPO
 
 
@@ -174,6 +179,8 @@ def main():
                     help="seconds between typed characters (default 0 qemu, 0.01 litex)")
     ap.add_argument("--build", action="store_true", help="run make -C os-port first")
     ap.add_argument("--build-dir", default=None, help="default os-port/build/PLATFORM")
+    ap.add_argument("--target", default="sim", choices=["sim", "ulx3s-twin"],
+                    help="litex: the on-chip-RAM simulator (sim) or a board twin")
     ap.add_argument("--qemu", default="qemu-system-riscv32")
     ap.add_argument("--sim-arg", action="append", default=[],
                     help="extra argument for soc.sim (litex)")

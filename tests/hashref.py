@@ -28,3 +28,15 @@ def pattern(n):
 
 def message(name, n):
     return {"hello": b"hello", "empty": b"", "mouna": b"Mouna_Noura_ATSIP_2020"}.get(name) or pattern(n)
+
+
+def xorshift_bytes(seed, n):
+    """The firmware's coherence stream (firmware/app/main.c fill_xorshift): xorshift32
+    from `seed`, the low byte of each state after the step."""
+    x, out = seed & 0xFFFFFFFF, bytearray(n)
+    for i in range(n):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out[i] = x & 0xFF
+    return bytes(out)

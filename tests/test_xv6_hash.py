@@ -4,8 +4,9 @@ QEMU (no engines): every algorithm through the hash command on the software
 and user-space providers against hashlib/pycryptodome, the *sum tools over a
 multi-block file and a pipe, hardware requests failing cleanly, and hashtests
 (bad arguments, streams, multi-page buffers).
-litex_sim (opt-in, XV6_LITEX=1; one boot, ~4 min): all 12 algorithms on hw and
-auto, sha256sum on hw vs sw, concurrent and killed streams, hashtests, hashbench.
+litex_sim and the ULX3S twin (the board's SoC and SDRAM path, boards/twin.py; one boot
+each, ~4 min): all 12 algorithms on hw and auto, sha256sum on hw vs sw, concurrent and
+killed streams, hashtests, hashbench.
 """
 import hashlib
 import os
@@ -166,26 +167,39 @@ def test_qemu_boot_hashbench_flag(tmp_path):
         make("PLATFORM=qemu")
 
 
-def test_litex_sim_hash_hardware():
-    """One litex_sim boot: every algorithm on the engines, files and pipes, four concurrent
+def build_litex(target):
+    """Build the SoC and xv6 for it; return (build dir of xv6, xv6run arguments)."""
+    if target == "sim":
+        from soc import sim
+        sim.build()
+        make("PLATFORM=litex",
+             f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}")
+        return os.path.join(OSPORT, "build", "litex"), ()
+    from boards.twin import Twin
+    twin = Twin(target.removesuffix("-twin"))
+    twin.build()
+    make("PLATFORM=litex", f"BOARD={twin.board}", f"LITEX_GENERATED_DIR={twin.generated_dir}")
+    return os.path.join(OSPORT, "build", f"litex-{twin.board}"), ("--target", target)
+
+
+@pytest.mark.parametrize("target", ["sim", "ulx3s-twin"])
+def test_litex_hash_hardware(target):
+    """One boot: every algorithm on the engines, files and pipes, four concurrent
     streams, killed streams, bad input, hashbench (~5 min)."""
-    from soc import sim
-    sim.build()
-    make("PLATFORM=litex",
-         f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}")
+    build, extra = build_litex(target)
     cmds = []
     for a in ALGS:
         cmds += [f"hash -a {a} -p hw hello", f"hash -a {a} -p auto -n 200"]
     cmds += ["sha256sum -p hw hashdata", "sha256sum -p sw hashdata", "cat hashdata | sha3sum -p hw",
              "hashtests -c 4", "hashtests -k", "hashtests", "hashbench -n 3 -S",
              "hash -p hw hello"]
-    st, t = xv6(cmds, timeout=240, platform="litex", boot_timeout=120)
+    st, t = xv6(cmds, timeout=240, platform="litex", boot_timeout=120, extra=extra)
     assert st == 0 and "panic" not in t, t[-4000:]
     out = outputs(t, cmds)
     for a in ALGS:
         check_hash_line(out[f"hash -a {a} -p hw hello"], a, 5)
         check_hash_line(out[f"hash -a {a} -p auto -n 200"], a, 200)
-    data = open(os.path.join(OSPORT, "build", "litex", "hashdata"), "rb").read()
+    data = open(os.path.join(build, "hashdata"), "rb").read()
     assert len(data) > 4096
     assert out["sha256sum -p hw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"
     assert out["sha256sum -p sw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"

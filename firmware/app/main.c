@@ -7,6 +7,8 @@
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
+ *   C <alg> <len> <offset> <seed> <hex>                  coherence: DMA digest of bytes
+ *                                                        the CPU stored just before
  * Messages: "pat" = byte i is (i * 131 + 7) & 0xff; "hello"; "empty"; "mouna" (seed 001).
  * The run ends with "SELFTEST <p> passed, <f> failed", then "DONE", then the simulation
  * is stopped through the sim_finish CSR (when there is one).
@@ -25,6 +27,7 @@
 static uint8_t msgbuf[MAXLEN + 8] __attribute__((aligned(4)));
 static uint8_t out[512], ref[512];
 static int passed, failed;
+static void coherence(void);
 
 static const char *path_name[] = {"sw", "pio", "dma", "irq"};
 static const int path_prov[] = {HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW};
@@ -209,7 +212,58 @@ static void selftest(void)
 			interleaved(HASH_SHA3_256, HASH_SHAKE128, path_prov[p], path_flags[p], path_name[p]);
 	}
 	error_paths();
+	coherence();
 	printf("SELFTEST %d passed, %d failed\n", passed, failed);
+}
+
+/*
+ * Coherence: the bytes the CPU stores immediately before a DMA hash are the bytes the
+ * engine reads, whatever still holds them (VexRiscv's write-through D-cache, the board's
+ * L2, a write on its way to SDRAM). Each buffer is first hashed by DMA (so its old
+ * contents are where a DMA read leaves them), then overwritten by the CPU with an
+ * xorshift32 stream, then hashed by DMA at once. The host regenerates the stream from
+ * the seed and checks the digest with hashlib; no software hash runs here, so nothing
+ * evicts or refreshes a cache line between the stores and the DMA.
+ */
+static void fill_xorshift(uint8_t *p, size_t n, uint32_t seed)
+{
+	uint32_t x = seed;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = (uint8_t)x;
+	}
+}
+
+static void coherence(void)
+{
+	static const size_t sizes[] = {1, 3, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256,
+	                               1000, 1024, 4095, 4096, 8192, 8193, 12345};
+	static const int algs[] = {HASH_SHA256, HASH_SHA3_256};
+	uint32_t seed = 0x1234567;
+	for (unsigned a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+		if (!have_engine(algs[a]))
+			continue;
+		for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			for (int off = 0; off < 4; off++) {
+				/* spread the buffers over different L2 lines and 4 KiB pages */
+				uint8_t *buf = msgbuf + ((i * 1040 + off * 4100) % (MAXLEN - 12345 - 8)) + off;
+				size_t n = sizes[i];
+				hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+				seed = seed * 1664525u + 1013904223u;
+				fill_xorshift(buf, n, seed | 1);
+				int r = hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+				printf("C %s %u %d %u ", hash_alg_name(algs[a]), (unsigned)n, off, (unsigned)(seed | 1));
+				if (r > 0)
+					hex(out, r);
+				else
+					printf("error%d", r);
+				printf("\n");
+			}
+		}
+	}
+	pattern(msgbuf, MAXLEN);
 }
 
 static void bench_one(int alg, int p, size_t len)

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""The board's documented boot path, end to end in its twin: BIOS serial boot of xv6
+through litex_term, then shell commands at the xv6 prompt.
+
+    scripts/serialboot.py                       # small RAM disk (CI: a few minutes)
+    scripts/serialboot.py --fs full             # the full 2 MB fs.img (~15-35 min here)
+    scripts/serialboot.py --cmd 'hash -p hw hello' --cmd 'ls'
+
+What runs: the twin (boards/twin.py) with the BIOS built exactly as for the board (memtest,
+serial boot with its delays) and its UART on litex_sim's serial2tcp module; litex_term
+(LiteX's own tool, as on the board) connects with socket://127.0.0.1:PORT, answers the
+BIOS's serial-boot request and uploads the kernel and the RAM disk with --images; the BIOS
+jumps to the kernel and xv6 starts its shell. litex_term needs a terminal, so it runs on a
+pseudo-terminal here.
+
+--safe: litex_sim's serial2tcp module appends each TCP read (up to 1 KiB) to a 2 KiB ring
+with no space check, and litex_term keeps up to 128 frames in flight, so without --safe
+frames are lost in the *simulator's* module (CRC errors). With --safe litex_term waits for
+each frame's ack. A board's UART has no such ring, and the BIOS's own receive path is
+what the upload time depends on there; see docs/boards.md.
+
+The RAM disk for CI (`--fs small`) is a file system made by the project's mkfs with the
+programs the checks use, with its trailing all-zero blocks cut: the twin's SDRAM starts
+zeroed, so the kernel sees the same image. The kernel is the one built for the board.
+"""
+
+import argparse
+import json
+import os
+import pty
+import re
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOP)
+
+SMALL_FS_FILES = ["README", "user/_init", "user/_sh", "user/_ls", "user/_hash"]
+BLOCK = 1024
+# litex_term's serial-boot frame with --safe: length (1), CRC-16 (2), command (1), then a
+# 64-byte payload of address (4) and data (60). Without --safe litex_term first calibrates
+# and may send up to 251 data bytes a frame; the figures here are for --safe.
+FRAME_OVERHEAD = 8
+FRAME_DATA = 60
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port):
+    """Whether something listens on 127.0.0.1:port (read from /proc: a probe connection
+    would be taken by serial2tcp as its client)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
+
+
+def trimmed(src, dst):
+    """Copy src without its trailing all-zero blocks; return the size."""
+    data = open(src, "rb").read()
+    end = len(data)
+    while end >= BLOCK and not any(data[end - BLOCK:end]):
+        end -= BLOCK
+    with open(dst, "wb") as f:
+        f.write(data[:end])
+    return end
+
+
+def small_fs(xv6_build, out):
+    osport = os.path.join(TOP, "os-port")
+    files = [os.path.join(xv6_build, f) if f.startswith("user/") else os.path.join(osport, f)
+             for f in SMALL_FS_FILES]
+    full = out + ".full"
+    subprocess.run([os.path.join(osport, "build", "mkfs"), full] + files, check=True,
+                   stdout=subprocess.DEVNULL)
+    n = trimmed(full, out)
+    os.unlink(full)
+    return n
+
+
+def wire_bytes(n, payload):
+    return -(-n // payload) * (payload + FRAME_OVERHEAD)
+
+
+class Pty:
+    """A child process on a pseudo-terminal, its output collected."""
+
+    def __init__(self, argv, log):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=TOP,
+                                     start_new_session=True)
+        os.close(slave)
+        self.buf = ""
+        self.log = log
+
+    def pump(self, timeout):
+        r, _, _ = select.select([self.master], [], [], timeout)
+        if r:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                data = b""
+            text = data.decode("latin-1").replace("\r", "")
+            self.buf += text
+            if self.log:
+                self.log.write(text)
+                self.log.flush()
+            return bool(data)
+        return True
+
+    def wait_for(self, pattern, start, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = re.compile(pattern).search(self.buf, start)
+            if m:
+                return m
+            if not self.pump(0.5) or self.proc.poll() is not None:
+                self.pump(0.2)
+                return re.compile(pattern).search(self.buf, start)
+        return None
+
+    def send(self, text):
+        for ch in text.encode():
+            os.write(self.master, bytes([ch]))
+            time.sleep(0.02)
+
+    def close(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, 15)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, 9)
+        os.close(self.master)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--board", default="ulx3s")
+    ap.add_argument("--fs", default="small", choices=["small", "full"])
+    ap.add_argument("--cmd", action="append", default=[], help="a command for the xv6 shell")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds until the xv6 prompt")
+    ap.add_argument("--quiet", action="store_true", help="no live transcript")
+    ap.add_argument("--json", help="write the figures here")
+    args = ap.parse_args()
+
+    from boards.twin import Twin
+    twin = Twin(args.board)
+    twin.build()
+    xv6_build = os.path.join(TOP, "os-port", "build", f"litex-{args.board}")
+    kernel = os.path.join(xv6_build, "kernel.bin")
+    if not os.path.exists(kernel):
+        sys.exit(f"serialboot: {kernel} missing: run make xv6-{args.board}")
+    boot = json.load(open(os.path.join(xv6_build, "boot.json")))
+    work = tempfile.mkdtemp(prefix="serialboot-", dir=twin.build_dir)
+    fs = os.path.join(work, "fs.img")
+    if args.fs == "small":
+        fs_size = small_fs(xv6_build, fs)
+    else:
+        fs = os.path.join(xv6_build, "fs.img")
+        fs_size = os.path.getsize(fs)
+    images = os.path.join(work, "boot.json")
+    # The kernel last: litex_term jumps to the address of the last image.
+    with open(images, "w") as f:
+        json.dump({fs: boot["fs.img"], kernel: boot["kernel.bin"]}, f)
+
+    payload = FRAME_DATA
+    sizes = {"kernel.bin": os.path.getsize(kernel), "fs.img": fs_size}
+    wire = sum(wire_bytes(n, payload) for n in sizes.values())
+
+    port = free_port()
+    argv, cwd = twin.prepare_run([], bios="board", uart=f"tcp:{port}")
+    log = None if args.quiet else sys.stdout
+    t0 = time.monotonic()
+    sim = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    term = None
+    status = 1
+    figures = {"board": args.board, "fs": args.fs, "bytes": sizes, "wire_bytes": wire,
+               "frame_payload": payload}
+    try:
+        for _ in range(600):                    # serial2tcp listens once the model runs
+            if listening(port):
+                break
+            time.sleep(0.1)
+        term = Pty([os.path.join(os.path.dirname(sys.executable), "litex_term"),
+                    f"socket://127.0.0.1:{port}", "--images", images, "--safe"], log)
+        if not term.wait_for(r"Booting from serial", 0, args.timeout):
+            print("\nserialboot: the BIOS never asked for a serial boot", file=sys.stderr)
+            return 2
+        t_upload = time.monotonic()
+        m = term.wait_for(r"init: booted in (\d+) clocks[\s\S]*?\n\$ ", 0, args.timeout)
+        if not m:
+            print("\nserialboot: no xv6 prompt", file=sys.stderr)
+            return 2
+        figures["wall_s_to_prompt"] = round(time.monotonic() - t0, 1)
+        figures["wall_s_upload_to_prompt"] = round(time.monotonic() - t_upload, 1)
+        figures["kernel_boot_clocks"] = int(m.group(1))
+        for c in args.cmd:
+            mark = len(term.buf)
+            term.send(c + "\n")
+            if not term.wait_for(r"\n\$ ", mark + len(c), 900):
+                print(f"\nserialboot: command {c!r} timed out", file=sys.stderr)
+                return 3
+        status = 0
+    finally:
+        if term:
+            term.close()
+        if sim.poll() is None:
+            os.killpg(sim.pid, 15)
+            sim.wait()
+        import shutil
+        shutil.rmtree(cwd, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    for baud in (115200, 1_000_000):
+        figures[f"wire_s_at_{baud}"] = round(wire * 10 / baud, 1)
+    print(f"\nserialboot: {sizes['kernel.bin']} + {sizes['fs.img']} bytes uploaded, {wire} on the wire "
+          f"({figures['wire_s_at_115200']} s at 115200 baud, {figures['wire_s_at_1000000']} s at 1 Mbaud); "
+          f"xv6 prompt after {figures['wall_s_to_prompt']} s of wall time here")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(figures, f, indent=1)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
