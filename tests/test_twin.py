@@ -1,0 +1,112 @@
+"""The board twin (boards/twin.py): it is the board's SoC, and the board's boot path works.
+
+- The twin's generated description (csr.json: CSR map, memory regions, constants such as
+  CONFIG_CLOCK_FREQUENCY, L2_SIZE and the SDRAM PHY's latencies) equals the ULX3S board
+  build's, but for the platform's name; so does every generated header software is built
+  against. A twin that drifted from the board (another PHY setting, another CSR order,
+  another clock) fails here.
+- The SDRAM bank files round-trip: what write_sdram_init puts in the bank files, read back
+  with the ROW_BANK_COL mapping, is the image.
+- The documented serial boot (BIOS built as for the board, litex_term --images over TCP)
+  reaches the xv6 prompt and runs a hash on the engine (~3-5 min).
+The firmware self-test and xv6's hash commands run on the twin in test_soc_firmware.py and
+test_xv6_hash.py (parametrized over sim and ulx3s-twin).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOP)
+
+from boards.twin import Twin, write_sdram_init  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def twin():
+    t = Twin("ulx3s")
+    t.build()
+    return t
+
+
+@pytest.fixture(scope="module")
+def board_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ulx3s-board")
+    r = subprocess.run([sys.executable, "-m", "boards.ulx3s", "--no-compile", "--output-dir", str(out)],
+                       cwd=TOP, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out
+
+
+def test_twin_description_is_the_boards(twin, board_out):
+    board = json.load(open(os.path.join(board_out, "csr.json")))
+    twin_ = json.load(open(os.path.join(twin.build_dir, "csr.json")))
+    assert board["constants"].pop("config_platform_name") == "ulx3s"
+    assert twin_["constants"].pop("config_platform_name") == "sim"
+    for section in ("csr_bases", "csr_registers", "constants", "memories"):
+        assert twin_[section] == board[section], section
+    c = twin_["constants"]
+    assert c["config_clock_frequency"] == 50_000_000
+    assert c["config_l2_size"] == 8192
+    assert twin_["memories"]["main_ram"]["size"] == 32 << 20
+    # The PHY the LiteDRAM controller was generated for: GENSDRPHY's, cl=2, 16 bits, 1:1.
+    phy = open(os.path.join(twin.generated_dir, "sdram_phy.h")).read()
+    for line in ("SDRAM_PHY_GENSDRPHY", "SDRAM_PHY_DATABITS 16", "SDRAM_PHY_PHASES 1", "SDRAM_PHY_CL 2"):
+        assert f"#define {line}\n" in phy, line
+
+
+def test_twin_headers_are_the_boards(twin, board_out):
+    bgen = os.path.join(board_out, "software", "include", "generated")
+
+    def text(d, h):     # without LiteX's "generated on <date> by <commit>" banner line
+        t = open(os.path.join(d, h)).read()
+        t = re.sub(r'#define CONFIG_PLATFORM_NAME "\w+"\n', "", t)
+        t = re.sub(r'return "(ulx3s|sim)";', "", t)      # config_platform_name()
+        return re.sub(r".*[Gg]enerated by LiteX.*\n", "", t)
+
+    for h in ("csr.h", "mem.h", "sdram_phy.h", "soc.h"):
+        assert text(twin.generated_dir, h) == text(bgen, h), h
+
+
+def test_sdram_bank_files_round_trip(tmp_path):
+    import random
+    rnd = random.Random(5)
+    a = bytes(rnd.randrange(256) for _ in range(8000))
+    b = bytes(rnd.randrange(256) for _ in range(3001))
+    (tmp_path / "a").write_bytes(a)
+    (tmp_path / "b").write_bytes(b)
+    banks = [tmp_path / f"bank{i}" for i in range(4)]
+    write_sdram_init([(str(tmp_path / "a"), 0), (str(tmp_path / "b"), 0x2002)], 1 << 20, banks)
+    words = [[int(x, 16) for x in open(p).read().split()] for p in banks]
+    mem = bytearray()
+    for w in range(len(words[0]) * 4):          # SDRAM word w: bank (w // 512) % 4, line row*512+col
+        row, bank, col = w // 2048, (w // 512) % 4, w % 512
+        mem += words[bank][row * 512 + col].to_bytes(2, "little")
+    assert mem[:len(a)] == a
+    assert mem[0x2002:0x2002 + len(b)] == b
+    assert not any(mem[len(a):0x2002])
+
+
+def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
+    gen = twin.generated_dir
+    r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex", "BOARD=ulx3s",
+                        f"LITEX_GENERATED_DIR={gen}"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:]
+    fig = tmp_path / "serialboot.json"
+    r = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "serialboot.py"), "--quiet",
+                        "--json", str(fig), "--timeout", "1200", "--cmd", "hash -p hw hello", "--cmd", "ls"],
+                       capture_output=True, text=True, timeout=2400)
+    assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
+    out = r.stdout
+    # The board's BIOS (memtest on the SDRAM, then serial boot), litex_term's upload, xv6.
+    assert "Memtest OK" in out or "Memtest at" in out, out[:3000]
+    assert "Booting from serial" in out and "[LITEX-TERM] Upload complete" in out
+    assert "SHA-256 hash of 'hello': 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" in out
+    assert re.search(r"^hash\s+2 \d+ \d+$", out, re.M), out[-2000:]
+    f = json.load(open(fig))
+    assert f["bytes"]["kernel.bin"] > 30000 and f["wire_bytes"] > sum(f["bytes"].values())
