@@ -39,10 +39,11 @@ def make_core(name, variant=None):
     raise ValueError(f"unknown engine {name!r}")
 
 
-def make_engine(name, variant=None, dma_window=(0, 1 << 32)):
+def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone", **dma_kw):
+    """`dma_bus`, `dma_depth`, `dma_pause_words`: see HashEngine."""
     spec = SPECS[name]
     return HashEngine(make_core(name, variant), modes=spec.modes, xof_modes=spec.xof_modes,
-                      dma_window=dma_window)
+                      dma_window=dma_window, dma_bus=dma_bus, **dma_kw)
 
 
 def variant_code(name, variant):
