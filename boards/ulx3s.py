@@ -64,7 +64,7 @@ class ULX3SHashSoC(HashSoC):
     def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
                  sdram_module="MT48LC16M16", sdram_rate="1:1",
                  engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
-                 pnr_margin=1.0, twin=False, **kwargs):
+                 pnr_margin=1.0, dma_native=True, twin=False, **kwargs):
         if device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
         sys_clk_freq = int(sys_clk_freq)
@@ -84,7 +84,9 @@ class ULX3SHashSoC(HashSoC):
         self.fixed_rom_size = twin
         self.uart_baudrate = kwargs.get("uart_baudrate", 115200)
 
-        # SDR SDRAM as main RAM (32 MiB on the usual ULX3S), as litex_boards does it.
+        # SDR SDRAM as main RAM (32 MiB on the usual ULX3S). dma_native: behind our 8 KiB
+        # write-through L2, the engines reading on their own LiteDRAM ports (pipelined);
+        # else as litex_boards does it (LiteX's write-back L2, engines' DMA on the bus).
         phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
         module = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate)
         if twin:
@@ -95,18 +97,18 @@ class ULX3SHashSoC(HashSoC):
             self.sdrphy = twin_models.sdram_phy_model(board_phy.settings, module, sys_clk_freq)
         else:
             self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
-        self.add_sdram("sdram",
-            phy           = self.sdrphy,
-            module        = module,
-            size          = 0x40000000,
-            l2_cache_size = 8192,
-        )
+        sdram_args = dict(phy=self.sdrphy, module=module, size=0x40000000)
+        if dma_native:
+            self.add_sdram_write_through("sdram", l2_size=8192, **sdram_args)
+        else:
+            self.add_sdram("sdram", l2_cache_size=8192, **sdram_args)
         if with_led_chaser:
             leds = twin_models.led_pads(platform, 8) if twin else platform.request_all("user_led")
             self.leds = LedChaser(pads=leds, sys_clk_freq=sys_clk_freq)
 
         # Engines last: their DMA window is main RAM, which must exist now.
-        self.add_hash_engines(engines, sha256_variant=sha256_variant)
+        self.add_hash_engines(engines, sha256_variant=sha256_variant,
+                              dram=self.sdram if dma_native else None)
 
 
 def timing_summary(gateware_dir, target_mhz=None):
@@ -179,6 +181,9 @@ def main(argv=None):
     p.add_argument("--pnr-margin", type=float, default=DEFAULT_PNR_MARGIN,
                    help=f"ask nextpnr for this factor x sys_clk (default {DEFAULT_PNR_MARGIN}); "
                         "the timing check is against sys_clk itself")
+    p.add_argument("--wishbone-dma", action="store_true",
+                   help="the earlier memory path: LiteX's write-back L2, the engines' DMA as Wishbone "
+                        "masters through it (default: our write-through L2 and LiteDRAM ports)")
     p.add_argument("--check-timing", action="store_true",
                    help="after the build, exit 1 unless nextpnr met sys_clk's target")
     p.add_argument("--check-only", action="store_true",
@@ -193,7 +198,7 @@ def main(argv=None):
         soc, builder = build(args.device, args.sys_clk_freq, args.engines, args.sha256_variant,
                              os.path.abspath(args.output_dir), compile_gateware, compile_software,
                              args.seed, args.revision, args.sdram_module, router=args.router,
-                             pnr_margin=args.pnr_margin, **soc_kwargs(args))
+                             pnr_margin=args.pnr_margin, dma_native=not args.wishbone_dma, **soc_kwargs(args))
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"[ulx3s] build failed: {e}", file=sys.stderr)
         return 1

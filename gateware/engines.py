@@ -39,17 +39,18 @@ def make_core(name, variant=None):
     raise ValueError(f"unknown engine {name!r}")
 
 
-def make_engine(name, variant=None, dma_window=(0, 1 << 32)):
+def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone", **dma_kw):
+    """`dma_bus`, `dma_depth`, `dma_pause_words`: see HashEngine."""
     spec = SPECS[name]
     return HashEngine(make_core(name, variant), modes=spec.modes, xof_modes=spec.xof_modes,
-                      dma_window=dma_window)
+                      dma_window=dma_window, dma_bus=dma_bus, **dma_kw)
 
 
 def variant_code(name, variant):
     return SHA256_VARIANTS[variant or "folded"] if name == "sha256" else 0
 
 
-def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32)):
+def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wishbone"):
     """Convert the engine to Verilog (module `<name>_engine`) in out_dir; return the path.
 
     Conversion is skipped when a file made from the same gateware sources exists: the
@@ -64,14 +65,15 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32)):
             if f.endswith(".py"):
                 with open(os.path.join(root, f), "rb") as fh:
                     digest.update(fh.read())
-    digest.update(repr((name, variant, dma_window)).encode())
+    digest.update(repr((name, variant, dma_window, dma_bus)).encode())
     tag = digest.hexdigest()[:16]
     os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}.v")
+    suffix = "" if dma_bus == "wishbone" else f"_{dma_bus}"
+    path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}{suffix}.v")
     stamp = path + ".stamp"
     if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == tag:
         return path, top
-    engine = make_engine(name, variant, dma_window)
+    engine = make_engine(name, variant, dma_window, dma_bus=dma_bus)
     text = verilog.convert(engine, name=top, emit_src=False)
     with open(path, "w") as f:
         f.write(text)

@@ -1,5 +1,8 @@
 """LiteX wrapper (Migen) for a hash engine: CSRs, data window, DMA master, interrupt.
 
+The DMA reads either as a Wishbone master on the SoC bus (simulation, on-chip RAM) or on
+its own LiteDRAM native port (boards: `dram_port`), see gateware/litedram_dma.py.
+
 Thin on purpose: all behaviour lives in the Amaranth engine (gateware/common/engine.py
 plus a core), which this module instantiates from generated Verilog. Both engines get the
 same register layout, so one driver serves both (docs/registers.md).
@@ -16,6 +19,7 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 
 from .common.engine import ERROR_NAMES, WINDOW_SIZE
 from .engines import ENGINE_VERSION, SPECS, variant_code, write_verilog
+from .litedram_dma import LiteDRAMDMAPort
 
 ERROR_DOCS = {
     "not_open": "Data or a DMA command arrived with no open message (dropped).",
@@ -32,15 +36,25 @@ ERROR_DOCS = {
 class HashAccelerator(LiteXModule):
     WINDOW_SIZE = WINDOW_SIZE
 
-    def __init__(self, platform, name, variant=None, dma_window=(0, 1 << 32), gen_dir=None):
+    def __init__(self, platform, name, variant=None, dma_window=(0, 1 << 32), gen_dir=None,
+                 dram_port=None):
+        """`dram_port`: None for a Wishbone DMA master (`self.dma`, to add to the SoC's bus),
+        or a LiteDRAM native port (`crossbar.get_port(mode="both")`, controller width) that
+        the DMA reads on, pipelined, around the bus and its L2 (gateware/litedram_dma.py).
+        The port's SDRAM must start at `dma_window[0]`."""
         spec = SPECS[name]
         gen_dir = gen_dir or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                           "build", "engines")
-        path, top = write_verilog(name, variant, gen_dir, dma_window)
+        dma_bus = "wishbone" if dram_port is None else "stream"
+        path, top = write_verilog(name, variant, gen_dir, dma_window, dma_bus)
         platform.add_source(path)
 
         self.window = wishbone.Interface(data_width=32, address_width=32, addressing="word")
-        self.dma = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        if dram_port is None:
+            self.dma = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        else:
+            self.dma = None
+            self.dma_port = LiteDRAMDMAPort(dram_port, base_address=dma_window[0])
 
         # Registers: the order here is the order in the CSR bank, the same for both engines.
         self._id = CSRStatus(32, reset=spec.ident, description="Engine ID, four ASCII characters.")
@@ -91,7 +105,15 @@ class HashAccelerator(LiteXModule):
         for i, n in enumerate(ERROR_NAMES):
             self.comb += getattr(self._errors.fields, n).eq(errors[i])
         win, dma = self.window, self.dma
-        self.comb += [dma.we.eq(0), dma.sel.eq(0xF), dma.dat_w.eq(0), dma.cti.eq(0), dma.bte.eq(0)]
+        if dma is not None:
+            self.comb += [dma.we.eq(0), dma.sel.eq(0xF), dma.dat_w.eq(0), dma.cti.eq(0), dma.bte.eq(0)]
+            dma_ios = dict(o_m_adr=dma.adr[:30], i_m_dat_r=dma.dat_r,
+                           o_m_cyc=dma.cyc, o_m_stb=dma.stb, i_m_ack=dma.ack, i_m_err=dma.err)
+        else:
+            p = self.dma_port
+            dma_ios = dict(o_dma_req_valid=p.req_valid, i_dma_req_ready=p.req_ready,
+                           o_dma_req_addr=p.req_addr, i_dma_resp_valid=p.resp_valid,
+                           i_dma_resp_data=p.resp_data, i_dma_resp_err=p.resp_err)
         self.specials += Instance(top,
             i_clk=ClockSignal("sys"), i_rst=ResetSignal("sys"),
             i_ctrl_init=self._ctrl.fields.init,
@@ -112,6 +134,5 @@ class HashAccelerator(LiteXModule):
             o_ev_error=self.ev.error.trigger,
             i_s_adr=win.adr[:12], i_s_dat_w=win.dat_w, o_s_dat_r=win.dat_r,
             i_s_we=win.we, i_s_cyc=win.cyc, i_s_stb=win.stb, o_s_ack=win.ack,
-            o_m_adr=dma.adr[:30], i_m_dat_r=dma.dat_r,
-            o_m_cyc=dma.cyc, o_m_stb=dma.stb, i_m_ack=dma.ack, i_m_err=dma.err,
+            **dma_ios,
         )

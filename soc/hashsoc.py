@@ -13,6 +13,7 @@ from litex.soc.integration.soc import SoCRegion
 from litex.soc.integration.soc_core import SoCCore
 
 from gateware.litex_wrapper import HashAccelerator
+from soc.l2wt import WriteThroughL2
 
 # Where the accelerators' data windows live. They must be uncached: LiteX assumes
 # VexRiscv treats 0x8000_0000-0xFFFF_FFFF as I/O, but the prebuilt `linux` netlist only
@@ -41,21 +42,56 @@ class HashSoC(SoCCore):
     def init_rom(self, name, contents=[], auto_size=True):
         SoCCore.init_rom(self, name, contents, auto_size=auto_size and not self.fixed_rom_size)
 
-    def add_hash_engines(self, engines=("sha256", "keccak"), sha256_variant="folded"):
+    def add_sdram_write_through(self, name="sdram", phy=None, module=None, size=None,
+                                l2_size=8192, **kwargs):
+        """SDRAM as main RAM behind our write-through L2 (soc/l2wt.py), not LiteX's
+        write-back one, so that the SDRAM always holds the latest data and the engines may
+        read it on their own LiteDRAM ports: pass `dram=self.<name>` to add_hash_engines().
+
+        `phy`, `module`, **kwargs: as for LiteX's add_sdram (its LiteDRAM core, CSRs and
+        BIOS init are used unchanged; only the bus side is ours). No L2_SIZE is exported:
+        the BIOS then does not try to flush an L2, which this one never needs.
+        """
+        from soc.l2wt import WriteThroughL2
+        from litex.soc.interconnect import wishbone
+        self.add_sdram(name, phy=phy, module=module, size=size, with_soc_interconnect=False, **kwargs)
+        sdram = getattr(self, name)
+        geom = module.geom_settings
+        sdram_size = 2**(geom.bankbits + geom.rowbits + geom.colbits) * phy.settings.nranks * \
+            phy.settings.databits // 8
+        if size is not None:
+            sdram_size = min(sdram_size, size)
+        origin = self.mem_map["main_ram"]
+        self.bus.add_region("main_ram", SoCRegion(origin=origin, size=sdram_size, mode="rwx"))
+        bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        self.bus.add_slave(name="main_ram", slave=bus)
+        # The controller's own width: no LiteDRAM converter between the cache and the SDRAM.
+        self.l2_cache = WriteThroughL2(bus, sdram.crossbar.get_port(), base_address=origin, size=l2_size)
+
+    def add_hash_engines(self, engines=("sha256", "keccak"), sha256_variant="folded", dram=None):
         """Add each named engine: CSR bank, data window, DMA master and interrupt.
 
         Call after main RAM exists: the engines' DMA may read main RAM and nothing else.
+        `dram`: None, the DMA is a Wishbone master on the SoC bus (on-chip RAM, simulation);
+        or the LiteDRAM core (e.g. `self.sdram`) of a main RAM added with
+        add_sdram_write_through(): each engine then reads on its own native port,
+        pipelined (gateware/litedram_dma.py). Never with LiteX's write-back L2: the DMA
+        would miss the CPU's data still dirty in it.
         """
         self.engines = tuple(engines)
         if not self.engines:
             return
+        if dram is not None and not isinstance(getattr(self, "l2_cache", None), WriteThroughL2):
+            raise ValueError("engines on LiteDRAM ports need main RAM from add_sdram_write_through()")
         ram = self.bus.regions["main_ram"]
         for name in self.engines:
             accel = HashAccelerator(self.platform, name,
                 variant=sha256_variant if name == "sha256" else None,
-                dma_window=(ram.origin, ram.size))
+                dma_window=(ram.origin, ram.size),
+                dram_port=None if dram is None else dram.crossbar.get_port(mode="both"))
             self.add_module(name=name, module=accel)
             region = SoCRegion(origin=ENGINE_WINDOWS[name], size=HashAccelerator.WINDOW_SIZE, cached=False)
             self.bus.add_slave(name=name, slave=accel.window, region=region)
-            self.bus.add_master(name=f"{name}_dma", master=accel.dma)
+            if dram is None:
+                self.bus.add_master(name=f"{name}_dma", master=accel.dma)
             self.irq.add(name, use_loc_if_exists=True)

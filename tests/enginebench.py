@@ -106,12 +106,27 @@ class EngineBench:
             self.mem[a >> 2] = (w & ~(0xFF << shift)) | (b << shift)
 
 
-def run(dut, body, mem=None, err_range=None):
-    """Simulate `body(bench)` (an async function) with a RAM model on the DMA port."""
+def run(dut, body, mem=None, err_range=None, stream=None):
+    """Simulate `body(bench)` (an async function) with a RAM model on the DMA port.
+
+    `stream`: for an engine built with dma_bus="stream", a StreamRAM (pipelined answers
+    after a latency, random back-pressure); None for the Wishbone RAM below.
+    """
     mem = {} if mem is None else mem
     sim = Simulator(dut)
     sim.add_clock(1e-8)
     result = {}
+    if stream is not None:
+        stream.mem, stream.err_range = mem, err_range or (0, 0)
+        sim.add_process(stream.process(dut))
+
+        async def tb_stream(ctx):
+            bench = EngineBench(dut, ctx, mem, err_range)
+            result["value"] = await body(bench)
+
+        sim.add_testbench(tb_stream)
+        sim.run()
+        return result.get("value")
 
     async def ram(ctx):
         lo, hi = err_range or (0, 0)
@@ -134,3 +149,68 @@ def run(dut, body, mem=None, err_range=None):
     sim.add_testbench(tb)
     sim.run()
     return result.get("value")
+
+
+class StreamRAM:
+    """RAM model for the DMA reader's pipelined port (dma_req_*/dma_resp_*).
+
+    Takes a request on a clock with probability `p_ready`; answers each taken request
+    `latency` clocks later plus up to `jitter` more (answers keep request order and leave
+    at most one per clock, as from a LiteDRAM port). Checks the stream rules on the way:
+    a presented request is never withdrawn or changed before it is taken, and no more than
+    `max_outstanding` requests are ever unanswered.
+    """
+
+    def __init__(self, latency=6, jitter=0, p_ready=1.0, seed=0, max_outstanding=16):
+        import random
+        self.latency, self.jitter, self.p_ready = latency, jitter, p_ready
+        self.rng = random.Random(seed)
+        self.max_outstanding = max_outstanding
+        self.peak = 0               # most requests ever outstanding
+        self.requests = 0
+        # A "quiet" clock: nothing presented and nothing outstanding (on LiteDRAM, the bank
+        # queue is empty and the crossbar may grant another port). Most requests ever
+        # taken between two quiet clocks:
+        self.max_between_quiet = 0
+        self._since_quiet = 0
+
+    def process(self, dut):
+        async def proc(ctx):
+            queue = []              # (due clock, data, err)
+            clk = 0
+            presented = None        # (addr) presented and not taken on the previous clock
+            ready = 0
+            async for _, _, valid, addr, running in ctx.tick().sample(
+                    dut.dma_req_valid, dut.dma_req_addr, dut.st_dma_busy):
+                clk += 1
+                # The values sampled are those of the clock that just ended, with `ready`
+                # as this process drove it for that clock.
+                if presented is not None:
+                    assert valid and addr == presented, "request withdrawn or changed before ready"
+                presented = None
+                if valid and ready:
+                    lo, hi = self.err_range
+                    err = lo <= addr * 4 < hi
+                    due = max([clk + self.latency + self.rng.randrange(self.jitter + 1)]
+                              + [q[0] + 1 for q in queue[-1:]])
+                    queue.append((due, self.mem.get(addr, 0), err))
+                    self.requests += 1
+                    self._since_quiet += 1
+                    self.max_between_quiet = max(self.max_between_quiet, self._since_quiet)
+                elif valid:
+                    presented = addr
+                elif not queue:
+                    self._since_quiet = 0
+                self.peak = max(self.peak, len(queue))
+                assert len(queue) <= self.max_outstanding, "more reads outstanding than credits"
+                if queue and queue[0][0] <= clk:
+                    _, data, err = queue.pop(0)
+                    ctx.set(dut.dma_resp_valid, 1)
+                    ctx.set(dut.dma_resp_data, data)
+                    ctx.set(dut.dma_resp_err, err)
+                else:
+                    ctx.set(dut.dma_resp_valid, 0)
+                    ctx.set(dut.dma_resp_err, 0)
+                ready = int(self.rng.random() < self.p_ready)
+                ctx.set(dut.dma_req_ready, ready)
+        return proc

@@ -1,4 +1,4 @@
-"""DMA reader: fetches (address, length) bytes from the system bus as a Wishbone master.
+"""DMA reader: fetches (address, length) bytes through a pipelined read port.
 
 Any byte address and any length: words are read aligned and the first one is shifted so
 that beats leave in message order (the packer downstream re-cuts them into full words).
@@ -6,21 +6,51 @@ A message may be given as several DMA commands (e.g. one per page of a user buff
 the command with `last` set ends it. A zero-length command with `last` ends the message
 with no more bytes.
 
-Bus use: classic Wishbone, one read outstanding, `stb` held from one read to the next while
-the beat register drains, so a read every 2 clocks from on-chip RAM. After 64 words the
-master lets go of the bus for one clock, so the CPU (cache refills, status polls) waits at
-most ~130 clocks for it; with 16-word bursts the CPU's status polls cost the DMA ~15%.
+Bus-agnostic read port (the bus adapters live outside; `WishboneReadAdapter` below, the
+LiteDRAM native-port one in gateware/litedram_dma.py):
 
-Errors: a bus error stops the transfer and pulses `bus_error`. `abort` stops it too, after
-the read that is on the bus has ended (dropping a cycle halfway would leave the slave in an
-unknown state).
+    req_valid/req_ready/req_addr   one word address per handshake (stream rules: once
+                                   `req_valid` is up it stays up, address unchanged,
+                                   until `req_ready`)
+    resp_valid/resp_data/resp_err  one answer per accepted request, in request order, at
+                                   any latency; there is no ready: the reader only asks
+                                   for a word when its response FIFO has room for it
+
+Flow control is a credit counter: `credits` = FIFO depth - (requests in flight + words
+waiting in the FIFO). A request needs a credit, a word leaving the FIFO returns one, so
+at most DEPTH reads are outstanding and no answer can ever find the FIFO full, whatever
+the latency. With a latency of L clocks from request to answer the reader streams one
+word per clock as long as L < DEPTH (16 by default: LiteDRAM on the ULX3S answers in ~10).
+
+Clock budget (beats leave one per clock when the packer takes them):
+- Wishbone from on-chip RAM (LiteX SRAM: ack one clock after stb, never two in a row):
+  one word every 2 clocks, as before this reader was pipelined; the response FIFO adds
+  2 clocks of latency to the first beat of a command only.
+- LiteDRAM native port: one request per clock when the port takes it; the 16-bit SDR
+  SDRAM takes a 32-bit word in 2 commands, so 2 clocks/word = 2 bytes/clock at best.
+
+Sharing: after `pause_words` requests the reader stops asking until every answer is
+back, then waits one more clock. On a Wishbone bus (one read outstanding) that is one idle
+clock per 64 words, in which the interconnect's arbiter can hand the bus to the CPU, so
+the CPU waits at most ~130 clocks. On a LiteDRAM port the crossbar's per-bank arbiter
+only switches masters when the owner stops requesting *and* the bank's command queue is
+empty (its `lock`); a reader that never stops would keep the CPU's L2 refills (same
+bank) out for a whole DRAM row. Waiting for every answer guarantees the queue is empty.
+
+Errors: an answer with `resp_err` stops the transfer and pulses `bus_error`. `abort`
+stops it too. In both cases a request already presented is kept until taken (dropping a
+Wishbone cycle halfway would leave the slave in an unknown state) and the reader stays
+busy until every outstanding answer has come back and been thrown away, so no stale word
+can reach the next command.
 """
 
 from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
+from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 BURST_WORDS = 64
+FIFO_DEPTH = 16
 
 
 class DMAReader(wiring.Component):
@@ -32,13 +62,13 @@ class DMAReader(wiring.Component):
     busy: Out(1)
     done: Out(1)          # pulse: the command's bytes have all left
     bus_error: Out(1)     # pulse
-    # Wishbone master, word addressed, read only.
-    wb_adr: Out(30)
-    wb_dat_r: In(32)
-    wb_cyc: Out(1)
-    wb_stb: Out(1)
-    wb_ack: In(1)
-    wb_err: In(1)
+    # Read port, word addressed (see the module docstring).
+    req_valid: Out(1)
+    req_ready: In(1)
+    req_addr: Out(30)
+    resp_valid: In(1)
+    resp_data: In(32)
+    resp_err: In(1)
     # Beats out.
     o_valid: Out(1)
     o_ready: In(1)
@@ -46,17 +76,34 @@ class DMAReader(wiring.Component):
     o_nbytes: Out(3)
     o_last: Out(1)
 
+    def __init__(self, depth=FIFO_DEPTH, pause_words=BURST_WORDS):
+        assert depth >= 2
+        self.depth = depth
+        self.pause_words = pause_words
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
+        depth = self.depth
+
+        # The FIFO's registered output also cuts the path from the bus's read data (a block
+        # RAM, then the interconnect's multiplexer) to the byte shifter below: that path set
+        # the ULX3S SoC's Fmax when the shifter loaded straight from the bus (docs/fpga.md).
+        m.submodules.fifo = fifo = SyncFIFOBuffered(width=32, depth=depth)
 
         running = Signal()
-        remaining = Signal(32)      # bytes not yet read
-        offset = Signal(2)          # byte offset into the next word (first word only)
+        aborting = Signal()         # stop asking; throw answers away until none is left
         is_last = Signal()          # this command ends the message
-        aborting = Signal()
-        burst = Signal(range(BURST_WORDS))
-        pause = Signal()
-
+        # Request side.
+        words_left = Signal(31)     # words not yet requested
+        credits = Signal(range(depth + 1), init=depth)
+        in_flight = Signal(range(depth + 1))
+        burst = Signal(range(max(self.pause_words, 2)))
+        quiesce = Signal()          # the pause: wait for every answer
+        pending = Signal()          # a request is presented and not yet taken
+        # Beat side.
+        remaining = Signal(32)      # bytes not yet sent as beats
+        offset = Signal(2)          # byte offset into the next word (first word only)
         beat_valid = Signal()
         beat_data = Signal(32)
         beat_nbytes = Signal(3)
@@ -70,73 +117,128 @@ class DMAReader(wiring.Component):
             self.busy.eq(running | beat_valid),
         ]
         drained = ~beat_valid | self.o_ready
-        m.d.sync += pause.eq(0)
-        with m.If(beat_valid & self.o_ready):
-            m.d.sync += beat_valid.eq(0)
 
-        # Classic Wishbone: once stb rises it stays up until ack/err. It rises only when the
-        # beat register is free (or leaves this clock), so the answer always has a place.
-        pending = Signal()
-        m.d.sync += pending.eq(self.wb_stb & ~self.wb_ack & ~self.wb_err)
+        # ---- requests ----
+        # req_valid comes from registers only (no path from req_ready back to it), and once
+        # up it stays up until taken: `pending` holds it through an abort or an error.
+        accept = Signal()
         m.d.comb += [
-            self.wb_stb.eq(running & (remaining != 0) & ~pause & (drained | pending)),
-            self.wb_cyc.eq(self.wb_stb),
+            self.req_valid.eq(pending | (running & ~aborting & ~quiesce &
+                                         (words_left != 0) & (credits != 0))),
+            accept.eq(self.req_valid & self.req_ready),
         ]
+        m.d.sync += pending.eq(self.req_valid & ~self.req_ready)
+        with m.If(accept):
+            m.d.sync += [
+                self.req_addr.eq(self.req_addr + 1),
+                words_left.eq(words_left - 1),
+                burst.eq(burst + 1),
+            ]
+            if self.pause_words:
+                with m.If(burst == self.pause_words - 1):
+                    m.d.sync += [quiesce.eq(1), burst.eq(0)]
+        with m.If(quiesce & (in_flight == 0)):
+            m.d.sync += quiesce.eq(0)       # req_valid is still low on this clock
 
+        # ---- answers ----
+        # Error answers carry no data; they only stop the transfer.
+        m.d.comb += [
+            fifo.w_data.eq(self.resp_data),
+            fifo.w_en.eq(self.resp_valid & ~self.resp_err & ~aborting),
+        ]
+        pop = Signal()
+        m.d.comb += [
+            fifo.r_en.eq(aborting | drained),
+            pop.eq(fifo.r_en & fifo.r_rdy),
+        ]
+        # An error answer (not stored) returns its credit at once; a stored one on pop.
+        dropped = self.resp_valid & (self.resp_err | aborting)
+        m.d.sync += [
+            in_flight.eq(in_flight + accept - self.resp_valid),
+            credits.eq(credits - accept + pop + dropped),
+        ]
         # Outside the command chain below: inside it, it would depend on `abort`, and the
         # frontend drives `abort` from `bus_error` (a false combinational loop).
-        m.d.comb += self.bus_error.eq(running & self.wb_stb & self.wb_err & ~aborting)
+        m.d.comb += self.bus_error.eq(running & self.resp_valid & self.resp_err & ~aborting)
 
-        take = Signal(3)    # message bytes in the word being read
+        # ---- beats ----
+        take = Signal(3)    # message bytes in the word leaving the FIFO
         m.d.comb += take.eq(Mux(remaining < (4 - offset), remaining, 4 - offset))
-
-        # Datapath: loaded on every acknowledged read. Slaves acknowledge only our own
-        # strobe, so `wb_ack` alone says "a word arrived": no abort or flow-control logic
-        # sits between it and these ~100 flip-flops. On the ULX3S the L2 cache's ack comes
-        # late in the clock (tag compare after a block-RAM read), and this path set sys_clk's
-        # Fmax while the ack also went through the abort and stb logic (docs/fpga.md).
-        # A word read while aborting lands here too, but never becomes a beat.
-        with m.If(self.start & ~running):
+        with m.If(beat_valid & self.o_ready):
+            m.d.sync += beat_valid.eq(0)
+        with m.If(pop & ~aborting):
             m.d.sync += [
-                self.wb_adr.eq(self.addr[2:]),
-                offset.eq(self.addr[:2]),
-                remaining.eq(self.length),
-                burst.eq(0),
-            ]
-            # A zero-length command that ends the message still owes one empty last beat.
-            m.d.sync += [beat_nbytes.eq(0), beat_last.eq(1)]
-        with m.Elif(self.wb_ack):
-            m.d.sync += [
-                beat_data.eq(self.wb_dat_r >> (offset * 8)),
+                beat_valid.eq(1),
+                beat_data.eq(fifo.r_data >> (offset * 8)),
                 beat_nbytes.eq(take),
                 beat_last.eq(is_last & (remaining == take)),
                 remaining.eq(remaining - take),
                 offset.eq(0),
-                self.wb_adr.eq(self.wb_adr + 1),
-                burst.eq(burst + 1),
             ]
 
-        # Control.
+        # ---- commands ----
+        nwords = Signal(34)     # aligned words covering [addr, addr + length)
+        m.d.comb += nwords.eq(Mux(self.length == 0, 0, (self.addr[:2] + self.length + 3) >> 2))
         with m.If(self.start & ~running):
-            m.d.sync += [running.eq(1), is_last.eq(self.last), aborting.eq(0)]
+            m.d.sync += [
+                running.eq(1),
+                aborting.eq(0),
+                is_last.eq(self.last),
+                self.req_addr.eq(self.addr[2:]),
+                words_left.eq(nwords),
+                offset.eq(self.addr[:2]),
+                remaining.eq(self.length),
+                burst.eq(0),
+                quiesce.eq(0),
+            ]
+            # A zero-length command that ends the message still owes one empty last beat.
             with m.If((self.length == 0) & self.last):
-                m.d.sync += beat_valid.eq(1)
+                m.d.sync += [beat_valid.eq(1), beat_nbytes.eq(0), beat_last.eq(1)]
         with m.Elif(running):
-            with m.If(self.wb_stb & self.wb_err):
-                m.d.sync += [running.eq(0), beat_valid.eq(0)]
-            with m.Elif(self.wb_ack):
-                with m.If(aborting | self.abort):
-                    m.d.sync += [running.eq(0), beat_valid.eq(0)]
-                with m.Else():
-                    m.d.sync += beat_valid.eq(1)
-                    with m.If(burst == BURST_WORDS - 1):
-                        m.d.sync += pause.eq(1)
-            with m.Elif(self.abort):
-                with m.If(self.wb_stb):
-                    m.d.sync += aborting.eq(1)      # end the read on the bus first
-                with m.Else():
+            with m.If(self.bus_error | self.abort):
+                m.d.sync += [aborting.eq(1), beat_valid.eq(0)]
+            with m.If(aborting | self.bus_error | self.abort):
+                # Done throwing away once nothing is presented, in flight, or stored.
+                with m.If(aborting & ~self.req_valid & (credits == depth)):
                     m.d.sync += [running.eq(0), beat_valid.eq(0)]
             with m.Elif((remaining == 0) & drained):
                 m.d.sync += running.eq(0)
                 m.d.comb += self.done.eq(1)
+        return m
+
+
+class WishboneReadAdapter(wiring.Component):
+    """The reader's port on a classic Wishbone bus: `stb` is the request, `ack` takes it and
+    carries its answer on the same clock, so exactly one read is ever outstanding.
+
+    Pure wiring, no clock: the reader's `req_valid` already obeys the classic rule (held
+    until ack/err), and its FIFO registers the read data.
+    """
+    req_valid: In(1)
+    req_ready: Out(1)
+    req_addr: In(30)
+    resp_valid: Out(1)
+    resp_data: Out(32)
+    resp_err: Out(1)
+    wb_adr: Out(30)
+    wb_dat_r: In(32)
+    wb_cyc: Out(1)
+    wb_stb: Out(1)
+    wb_ack: In(1)
+    wb_err: In(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        # Slaves answer only our own strobe, but the guard costs nothing and keeps a stray
+        # ack from counting as an answer.
+        answer = self.wb_stb & (self.wb_ack | self.wb_err)
+        m.d.comb += [
+            self.wb_adr.eq(self.req_addr),
+            self.wb_stb.eq(self.req_valid),
+            self.wb_cyc.eq(self.req_valid),
+            self.req_ready.eq(answer),
+            self.resp_valid.eq(answer),
+            self.resp_data.eq(self.wb_dat_r),
+            self.resp_err.eq(self.wb_err),
+        ]
         return m

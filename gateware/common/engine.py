@@ -3,7 +3,8 @@
     CPU stores ──► data window ──┐
                                  ├─► BytePacker ──► core (SHA-256 or Keccak)
     DMA command ─► DMAReader ────┘                   │
-    (Wishbone master)                                ▼
+    (Wishbone master or                              ▼
+     a pipelined read port)
     CPU loads  ◄── context window ◄──────────── context words (digest, state)
 
 The frontend owns the message protocol: `init` opens a message in a mode, data beats
@@ -27,7 +28,7 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .dma import DMAReader
+from .dma import BURST_WORDS, FIFO_DEPTH, DMAReader, WishboneReadAdapter
 from .packer import BytePacker
 
 WINDOW_SIZE = 0x4000
@@ -48,61 +49,89 @@ ERROR_NAMES = ["not_open", "busy", "pio_during_dma", "dma_bus", "bad_range",
                "bad_mode", "squeeze", "ctx_busy"]
 
 
+_PORTS = {
+    # Commands (one-clock pulses from CSR writes) and their operands.
+    "ctrl_init": In(1),
+    "ctrl_mode": In(4),
+    "ctrl_abort": In(1),
+    "ctrl_squeeze": In(1),
+    "ctrl_err_clear": In(1),
+    "dma_start": In(1),
+    "dma_last": In(1),
+    "dma_addr": In(32),
+    "dma_len": In(32),
+    # Status.
+    "st_open": Out(1),
+    "st_busy": Out(1),
+    "st_done": Out(1),
+    "st_dma_busy": Out(1),
+    "st_xof": Out(1),
+    "st_mode": Out(4),
+    "errors": Out(8),
+    "busy_cycles": Out(32),
+    # Event pulses (interrupt sources).
+    "ev_done": Out(1),
+    "ev_dma": Out(1),
+    "ev_error": Out(1),
+    # Window: Wishbone slave, word address within the 16 KiB window.
+    "s_adr": In(12),
+    "s_dat_w": In(32),
+    "s_dat_r": Out(32),
+    "s_we": In(1),
+    "s_cyc": In(1),
+    "s_stb": In(1),
+    "s_ack": Out(1),
+}
+
+# DMA read port, one of:
+_DMA_PORTS = {
+    # Classic Wishbone master, word addressed, one read outstanding (on-chip RAM, the
+    # shared LiteX interconnect).
+    "wishbone": {
+        "m_adr": Out(30),
+        "m_dat_r": In(32),
+        "m_cyc": Out(1),
+        "m_stb": Out(1),
+        "m_ack": In(1),
+        "m_err": In(1),
+    },
+    # The DMA reader's own pipelined port (gateware/common/dma.py), for an adapter outside
+    # the engine, e.g. a LiteDRAM native port (gateware/litedram_dma.py).
+    "stream": {
+        "dma_req_valid": Out(1),
+        "dma_req_ready": In(1),
+        "dma_req_addr": Out(30),
+        "dma_resp_valid": In(1),
+        "dma_resp_data": In(32),
+        "dma_resp_err": In(1),
+    },
+}
+
+
 class HashEngine(wiring.Component):
     """The frontend around `core` (a component obeying docs/engine-interface.md).
 
     `modes`: the mode numbers the core implements; `xof_modes`: those that may squeeze.
+    `dma_bus`: "wishbone" (m_* ports: a classic Wishbone master, what the on-chip-RAM
+    simulation uses) or "stream" (dma_req_*/dma_resp_*: the reader's pipelined port, for
+    an adapter such as gateware/litedram_dma.py). `dma_depth` reads may be outstanding;
+    the reader pauses after `dma_pause_words` (see gateware/common/dma.py).
     `dma_window`: (base, size) of the memory the DMA may read, e.g. main RAM. A command
     outside it is refused before any read: LiteX's interconnect answers an unmapped
     address with a timeout *ack* (not a bus error), so the bus alone cannot be trusted to
     report it, and a DMA must never read device registers on an OS's behalf.
     """
 
-    # Commands (one-clock pulses from CSR writes) and their operands.
-    ctrl_init: In(1)
-    ctrl_mode: In(4)
-    ctrl_abort: In(1)
-    ctrl_squeeze: In(1)
-    ctrl_err_clear: In(1)
-    dma_start: In(1)
-    dma_last: In(1)
-    dma_addr: In(32)
-    dma_len: In(32)
-    # Status.
-    st_open: Out(1)
-    st_busy: Out(1)
-    st_done: Out(1)
-    st_dma_busy: Out(1)
-    st_xof: Out(1)
-    st_mode: Out(4)
-    errors: Out(8)
-    busy_cycles: Out(32)
-    # Event pulses (interrupt sources).
-    ev_done: Out(1)
-    ev_dma: Out(1)
-    ev_error: Out(1)
-    # Window: Wishbone slave, word address within the 16 KiB window.
-    s_adr: In(12)
-    s_dat_w: In(32)
-    s_dat_r: Out(32)
-    s_we: In(1)
-    s_cyc: In(1)
-    s_stb: In(1)
-    s_ack: Out(1)
-    # DMA: Wishbone master, word addressed.
-    m_adr: Out(30)
-    m_dat_r: In(32)
-    m_cyc: Out(1)
-    m_stb: Out(1)
-    m_ack: In(1)
-    m_err: In(1)
-
-    def __init__(self, core, modes, xof_modes=(), dma_window=(0, 1 << 32)):
+    def __init__(self, core, modes, xof_modes=(), dma_window=(0, 1 << 32), dma_bus="wishbone",
+                 dma_depth=FIFO_DEPTH, dma_pause_words=BURST_WORDS):
         self.core = core
         self.dma_window = dma_window
         self.modes = tuple(modes)
         self.xof_modes = tuple(xof_modes)
-        super().__init__()
+        self.dma_bus = dma_bus
+        self.dma_depth = dma_depth
+        self.dma_pause_words = dma_pause_words
+        super().__init__({**_PORTS, **_DMA_PORTS[dma_bus]})
 
     def elaborate(self, platform):
         m = Module()
@@ -117,7 +146,7 @@ class HashEngine(wiring.Component):
         m.d.sync += resetting.eq(kill)
         m.submodules.core = ResetInserter(resetting)(core)
         m.submodules.packer = packer = BytePacker()
-        m.submodules.dma = dma = DMAReader()
+        m.submodules.dma = dma = DMAReader(self.dma_depth, self.dma_pause_words)
 
         open_ = Signal()
         mode = Signal(4)
@@ -218,13 +247,31 @@ class HashEngine(wiring.Component):
             dma.length.eq(self.dma_len),
             dma.last.eq(self.dma_last),
             dma.abort.eq(kill),
-            self.m_adr.eq(dma.wb_adr),
-            self.m_cyc.eq(dma.wb_cyc),
-            self.m_stb.eq(dma.wb_stb),
-            dma.wb_dat_r.eq(self.m_dat_r),
-            dma.wb_ack.eq(self.m_ack),
-            dma.wb_err.eq(self.m_err),
             self.ev_dma.eq(dma.done),
+        ]
+        if self.dma_bus == "wishbone":
+            m.submodules.dma_wb = wb = WishboneReadAdapter()
+            m.d.comb += [
+                self.m_adr.eq(wb.wb_adr),
+                self.m_cyc.eq(wb.wb_cyc),
+                self.m_stb.eq(wb.wb_stb),
+                wb.wb_dat_r.eq(self.m_dat_r),
+                wb.wb_ack.eq(self.m_ack),
+                wb.wb_err.eq(self.m_err),
+            ]
+            req_ready, resp_valid, resp_data, resp_err = wb.req_ready, wb.resp_valid, wb.resp_data, wb.resp_err
+            req_valid, req_addr = wb.req_valid, wb.req_addr
+        else:
+            req_ready, resp_valid = self.dma_req_ready, self.dma_resp_valid
+            resp_data, resp_err = self.dma_resp_data, self.dma_resp_err
+            req_valid, req_addr = self.dma_req_valid, self.dma_req_addr
+        m.d.comb += [
+            req_valid.eq(dma.req_valid),
+            req_addr.eq(dma.req_addr),
+            dma.req_ready.eq(req_ready),
+            dma.resp_valid.eq(resp_valid),
+            dma.resp_data.eq(resp_data),
+            dma.resp_err.eq(resp_err),
         ]
         lo, size = self.dma_window
         end = Signal(33)

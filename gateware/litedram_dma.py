@@ -1,0 +1,108 @@
+"""The engines' DMA read port on a LiteDRAM native port (Migen).
+
+Adapts the DMA reader's pipelined port (gateware/common/dma.py: word requests, in-order
+answers, no answer back-pressure, at most 16 outstanding) to a native port taken at the
+controller's own width, `sdram.crossbar.get_port(mode="both")`:
+
+- port narrower than 32 bits (the ULX3S's 16-bit SDR SDRAM): one request becomes 32/dw
+  commands to consecutive port words, issued one per clock; their answers are joined
+  into one word (first command = low bits, the bus is little-endian). LiteDRAM's own
+  32-bit port converter would cost a third clock per word (an FSM state between words),
+  1.33 bytes/clock instead of 2.
+- port 32 bits or wider (DDR3): one command per request; the word is picked from the
+  answer with the request's lane, queued in order beside the command.
+
+Answers keep request order: the crossbar lets a port hold commands in one bank at a
+time (a port stays `lock`ed to a bank until that bank's queue has issued all of its
+commands), so data comes back in command order. LiteDRAM ignores `rdata.ready`: answers
+must always be taken, which the reader's credits guarantee.
+
+Clock budget: 1 clock per command accepted; answer latency +1 clock for the register
+on the read data (the path from the controller's read data into the engine's FIFO is
+register to register). Never answers with an error: the engine refuses ranges outside
+main RAM before reading.
+"""
+
+from migen import Cat, If, Module, Signal
+from migen.genlib.fifo import SyncFIFO
+
+
+def _log2(n):
+    assert n > 0 and n & (n - 1) == 0, n
+    return n.bit_length() - 1
+
+
+class LiteDRAMDMAPort(Module):
+    """`port`: LiteDRAM native port; `base_address`: bus byte address of its first byte;
+    `max_outstanding`: the engine's credit count (sizes the lane queue)."""
+
+    def __init__(self, port, base_address, max_outstanding=16):
+        dw = port.data_width
+        # Engine side (driven by / driving the engine instance).
+        self.req_valid = Signal()
+        self.req_ready = Signal()
+        self.req_addr = Signal(30)
+        self.resp_valid = Signal()
+        self.resp_data = Signal(32)
+        self.resp_err = Signal()
+
+        word = Signal(30)       # word offset in the SDRAM
+        self.comb += [
+            word.eq(self.req_addr - (base_address >> 2)),
+            port.cmd.we.eq(0),
+            port.wdata.valid.eq(0),
+            port.rdata.ready.eq(1),
+            port.flush.eq(0),
+            self.resp_err.eq(0),
+        ]
+        # Read data registered first: the controller's read data fans out to every port.
+        rvalid = Signal()
+        rdata = Signal(dw)
+        self.sync += [rvalid.eq(port.rdata.valid), rdata.eq(port.rdata.data)]
+
+        if dw < 32:
+            ratio = 32 // dw
+            part = Signal(max=ratio)        # which command of the word is presented
+            self.comb += [
+                port.cmd.valid.eq(self.req_valid),
+                port.cmd.addr.eq(Cat(part, word) if ratio > 1 else word),
+                self.req_ready.eq(port.cmd.ready & (part == ratio - 1)),
+            ]
+            self.sync += If(port.cmd.valid & port.cmd.ready, part.eq(part + 1))
+            # Join the answers: shift each in from the top, the first ends up lowest.
+            got = Signal(max=ratio)
+            acc = Signal(32)
+            self.sync += [
+                self.resp_valid.eq(0),
+                If(rvalid,
+                    acc.eq(Cat(acc[dw:], rdata)),
+                    got.eq(got + 1),
+                    If(got == ratio - 1,
+                        got.eq(0),
+                        self.resp_valid.eq(1),
+                    )
+                )
+            ]
+            self.comb += self.resp_data.eq(acc)
+        else:
+            lanes = dw // 32
+            lane_bits = _log2(lanes)
+            self.comb += [
+                port.cmd.valid.eq(self.req_valid),
+                port.cmd.addr.eq(word[lane_bits:]),
+                self.req_ready.eq(port.cmd.ready),
+            ]
+            if lanes > 1:
+                fifo = SyncFIFO(lane_bits, max_outstanding + 2)
+                self.submodules += fifo
+                self.comb += [
+                    fifo.din.eq(word[:lane_bits]),
+                    fifo.we.eq(port.cmd.valid & port.cmd.ready),
+                    fifo.re.eq(rvalid),
+                ]
+                self.sync += [
+                    self.resp_valid.eq(rvalid),
+                    self.resp_data.eq(rdata >> (fifo.dout * 32)),
+                ]
+            else:
+                self.sync += [self.resp_valid.eq(rvalid), self.resp_data.eq(rdata)]

@@ -1,0 +1,50 @@
+"""gateware/litedram_dma.py against the port model of test_l2wt: words come back right and
+in order, and on a port taking a command per clock a 16-bit port gives a word per 2 clocks."""
+
+import random
+
+import pytest
+from migen import Module, run_simulation
+
+from litedram.common import LiteDRAMNativePort
+
+from gateware.litedram_dma import LiteDRAMDMAPort
+from test_l2wt import BASE, PortModel
+
+
+@pytest.mark.parametrize("dw,p_ready", [(16, 1.0), (16, 0.5), (32, 0.7), (128, 1.0)])
+def test_words_in_order(dw, p_ready):
+    port = LiteDRAMNativePort("both", address_width=14, data_width=dw)
+    dut = Module()
+    dut.submodules.a = a = LiteDRAMDMAPort(port, BASE)
+    model = PortModel(port, seed=dw, latency=8, jitter=0, p_ready=p_ready)
+    rng = random.Random(dw)
+    for i in range((1 << 14)):
+        model.mem[i] = rng.getrandbits(dw)
+    start, n = 37, 400
+    got, t = [], {}
+
+    def issue():
+        outstanding = 0
+        addr = start
+        clk = 0
+        while addr < start + n or outstanding:
+            yield a.req_valid.eq(addr < start + n and outstanding < 16)
+            yield a.req_addr.eq((BASE >> 2) + addr)
+            yield
+            clk += 1
+            if (yield a.req_valid) and (yield a.req_ready):
+                addr += 1
+                outstanding += 1
+            if (yield a.resp_valid):
+                got.append((yield a.resp_data))
+                outstanding -= 1
+                t.setdefault("first", clk)
+                t["last"] = clk
+        yield a.req_valid.eq(0)
+
+    run_simulation(dut, [issue(), model.gen()])
+    assert got == [model.word(4 * (start + i)) for i in range(n)]
+    if p_ready == 1.0:
+        per_word = (t["last"] - t["first"]) / (n - 1)
+        assert per_word <= max(1, 32 // dw) + 0.05, per_word
