@@ -17,6 +17,10 @@ time (a port stays `lock`ed to a bank until that bank's queue has issued all of 
 commands), so data comes back in command order. LiteDRAM ignores `rdata.ready`: answers
 must always be taken, which the reader's credits guarantee.
 
+Ordering with the CPU's writes: `hold` (wired to the write-through L2's `write_pending`)
+keeps every command back while a write the L2 has already acknowledged is still on its
+way to LiteDRAM (soc/l2wt.py explains why that makes the DMA coherent).
+
 Clock budget: 1 clock per command accepted; answer latency +1 clock for the register
 on the read data (the path from the controller's read data into the engine's FIFO is
 register to register). Never answers with an error: the engine refuses ranges outside
@@ -45,6 +49,7 @@ class LiteDRAMDMAPort(Module):
         self.resp_valid = Signal()
         self.resp_data = Signal(32)
         self.resp_err = Signal()
+        self.hold = Signal()        # no command while high
 
         word = Signal(30)       # word offset in the SDRAM
         self.comb += [
@@ -64,9 +69,9 @@ class LiteDRAMDMAPort(Module):
             ratio = 32 // dw
             part = Signal(max=ratio)        # which command of the word is presented
             self.comb += [
-                port.cmd.valid.eq(self.req_valid),
+                port.cmd.valid.eq(self.req_valid & ~self.hold),
                 port.cmd.addr.eq(Cat(part, word) if ratio > 1 else word),
-                self.req_ready.eq(port.cmd.ready & (part == ratio - 1)),
+                self.req_ready.eq(port.cmd.ready & ~self.hold & (part == ratio - 1)),
             ]
             self.sync += If(port.cmd.valid & port.cmd.ready, part.eq(part + 1))
             # Join the answers: shift each in from the top, the first ends up lowest.
@@ -88,9 +93,9 @@ class LiteDRAMDMAPort(Module):
             lanes = dw // 32
             lane_bits = _log2(lanes)
             self.comb += [
-                port.cmd.valid.eq(self.req_valid),
+                port.cmd.valid.eq(self.req_valid & ~self.hold),
                 port.cmd.addr.eq(word[lane_bits:]),
-                self.req_ready.eq(port.cmd.ready),
+                self.req_ready.eq(port.cmd.ready & ~self.hold),
             ]
             if lanes > 1:
                 fifo = SyncFIFO(lane_bits, max_outstanding + 2)

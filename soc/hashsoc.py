@@ -90,6 +90,9 @@ class HashSoC(SoCCore):
                 dma_window=(ram.origin, ram.size),
                 dram_port=None if dram is None else dram.crossbar.get_port(mode="both"))
             self.add_module(name=name, module=accel)
+            if dram is not None:
+                # The L2's posted writes reach LiteDRAM before any DMA read (soc/l2wt.py).
+                self.comb += accel.dma_port.hold.eq(self.l2_cache.write_pending)
             region = SoCRegion(origin=ENGINE_WINDOWS[name], size=HashAccelerator.WINDOW_SIZE, cached=False)
             self.bus.add_slave(name=name, slave=accel.window, region=region)
             if dram is None:

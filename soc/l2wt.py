@@ -12,9 +12,11 @@ LiteX L2 it replaces. No dirty bits, no flush: a line is only ever a copy of the
 - read hit: the word from the line;
 - read miss: the line is refilled from the port (one command per port word, all issued
   back to back), then looked up again;
-- write: always sent to the SDRAM (one command per port word the byte selects touch);
-  the line is updated too when it holds the address. The bus is acknowledged once
-  LiteDRAM has taken the command(s) and the data (`wdata.ready`), not earlier.
+- write: always sent to the SDRAM (one command per port word); the line is updated too
+  when it holds the address. The write is *posted*: the bus is acknowledged as soon as the
+  word, its address and byte selects are captured, and the cache sends it to LiteDRAM on
+  its own while the CPU goes on; the cache takes its next bus request once LiteDRAM has
+  taken the command(s) and the data (`wdata.ready`). `write_pending` is high meanwhile.
 
 Coherence (checked in LiteDRAM 2024.12's source, litedram/core/bankmachine.py and
 crossbar.py): each bank machine queues the commands it is given in one FIFO
@@ -24,16 +26,22 @@ wdata_ready | rdata_valid`), and the crossbar hands a port `wdata.ready` (delaye
 PHY's write latency) only then. So when this cache acknowledges a write, its column
 command has already gone to the SDRAM, and any read of that address accepted later from
 any port (same address, same bank, same queue) is issued after it and returns the new
-data. The CPU starts a DMA with a CSR write, which VexRiscv's single in-order data bus
-only issues after the store's ack: the DMA cannot see stale data.
+data. A posted write is acknowledged before that point, so the engines' DMA ports hold
+every command while `write_pending` is high (HashSoC.add_hash_engines wires it): a DMA
+read is only issued once every write the CPU has been told is done really is. The CPU
+starts a DMA with a CSR write, which VexRiscv's single in-order data bus only issues after
+the store's ack; by then the store is either in LiteDRAM's bank queue or pending here,
+and the DMA waits for it: the DMA cannot see stale data.
 
 Clock budget (sys_clk, on an idle port):
 - read hit: 3 clocks per word (request; tag/data read; registered compare -> ack),
   one more than LiteX's L2, whose ack came straight from the tag compare. The register
   is there for timing: that compare-to-ack path set the ULX3S's Fmax once (docs/fpga.md).
 - read miss: 3 + refill (port latency + 128/port_width commands) + 3.
-- write: 3 + per port command: acceptance and the write latency to `wdata.ready`
-  (~5-8 clocks on the ULX3S's SDR SDRAM, twice for a full 32-bit word).
+- write: 2 clocks to the ack (request; capture -> ack); the cache is then busy for one
+  command acceptance and the write latency to `wdata.ready` per port command (~5-8
+  clocks on the ULX3S's SDR SDRAM, twice for a full 32-bit word), which overlaps with
+  whatever the CPU does next without the bus (D-cache hits, ALU work).
 """
 
 from migen import Array, Cat, FSM, If, Memory, Module, NextState, NextValue, Replicate, Signal
@@ -109,6 +117,15 @@ class WriteThroughL2(LiteXModule):
         else:
             rword = data_rd.dat_r
 
+        # ---- the posted write: captured at the ack, sent from these registers ----
+        self.write_pending = Signal()
+        wr_word = Signal(addr_bits)
+        wr_dat = Signal(32)
+        wr_sel = Signal(4)
+        wr_index = wr_word[offset_bits:offset_bits + index_bits]
+        wr_entry_sel = wr_word[_log2(words_per_entry):offset_bits] if entries_per_line > 1 else 0
+        wr_lane = wr_word[:_log2(words_per_entry)] if words_per_entry > 1 else 0
+
         # ---- port commands ----
         cmd_count = Signal(max=max(beats_per_line, ratio) + 1)
         beat_count = Signal(max=beats_per_line + 1)
@@ -117,23 +134,23 @@ class WriteThroughL2(LiteXModule):
         self.comb += [
             line_port_addr.eq((Cat(Replicate(0, offset_bits), w_index, w_tag) * 4) >> _log2(dw // 8)
                               if dw >= 8 else 0),
-            word_port_addr.eq((word * 4) >> _log2(dw // 8)),
+            word_port_addr.eq((wr_word * 4) >> _log2(dw // 8)),
             port.rdata.ready.eq(1),
             port.flush.eq(0),
         ]
         # Write data: the bus word in its lane(s) of the port word; byte enables from sel.
         if dw >= 32:
-            wlane = word[:_log2(dw // 32)] if dw > 32 else 0
+            wlane = wr_word[:_log2(dw // 32)] if dw > 32 else 0
             self.comb += [
-                port.wdata.data.eq(Replicate(bus.dat_w, dw // 32)),
-                port.wdata.we.eq(bus.sel << (wlane * 4) if dw > 32 else bus.sel),
+                port.wdata.data.eq(Replicate(wr_dat, dw // 32)),
+                port.wdata.we.eq(wr_sel << (wlane * 4) if dw > 32 else wr_sel),
             ]
             write_cmds = 1
         else:
             chunk = Signal(max=ratio)       # which dw-wide piece of the word this command is
             self.comb += [
-                port.wdata.data.eq(bus.dat_w >> (chunk * dw)),
-                port.wdata.we.eq(bus.sel >> (chunk * (dw // 8))),
+                port.wdata.data.eq(wr_dat >> (chunk * dw)),
+                port.wdata.we.eq(wr_sel >> (chunk * (dw // 8))),
             ]
             write_cmds = ratio
 
@@ -147,6 +164,10 @@ class WriteThroughL2(LiteXModule):
             NextValue(hit, lookup_hit),
             NextValue(rdata, rword),
             If(bus.we,
+                bus.ack.eq(1),          # posted: from the state and the request only
+                NextValue(wr_word, word),
+                NextValue(wr_dat, bus.dat_w),
+                NextValue(wr_sel, bus.sel),
                 NextValue(cmd_count, 0),
                 NextState("WRITE_CMD")
             ).Else(
@@ -209,7 +230,6 @@ class WriteThroughL2(LiteXModule):
             If(port.wdata.ready,
                 NextValue(cmd_count, cmd_count + 1),
                 If(cmd_count == write_cmds - 1,
-                    bus.ack.eq(1),
                     NextState("IDLE")
                 ).Else(
                     NextState("WRITE_CMD")
@@ -221,12 +241,13 @@ class WriteThroughL2(LiteXModule):
         # The line update: on a hit, the bus word with its byte selects, written while the
         # first command is presented (the data memory is not read in that clock).
         cpu_we = Signal(mem_width // 8)
-        self.comb += cpu_we.eq(bus.sel << (lane * 4) if words_per_entry > 1 else bus.sel)
+        self.comb += cpu_we.eq(wr_sel << (wr_lane * 4) if words_per_entry > 1 else wr_sel)
         first_write = Signal()
         self.comb += first_write.eq(fsm.ongoing("WRITE_CMD") & (cmd_count == 0) & hit)
+        self.comb += self.write_pending.eq(fsm.ongoing("WRITE_CMD") | fsm.ongoing("WRITE_DATA"))
         self.comb += If(first_write,
-            data_wr.adr.eq(Cat(entry_sel, w_index) if entries_per_line > 1 else w_index),
-            data_wr.dat_w.eq(Replicate(bus.dat_w, words_per_entry)),
+            data_wr.adr.eq(Cat(wr_entry_sel, wr_index) if entries_per_line > 1 else wr_index),
+            data_wr.dat_w.eq(Replicate(wr_dat, words_per_entry)),
             data_wr.we.eq(cpu_we),
         ).Elif(fsm.ongoing("REFILL") & port.rdata.valid,
             data_wr.we.eq(refill_we),
