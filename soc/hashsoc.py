@@ -9,6 +9,8 @@ main RAM (integrated RAM in simulation, SDRAM/DDR3 on boards) and then call
 `add_hash_engines()`.
 """
 
+import litex
+import litex.build.tools
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.integration.soc_core import SoCCore
 
@@ -23,6 +25,20 @@ ENGINE_WINDOWS = {
     "sha256": 0xB000_0000,
     "keccak": 0xB001_0000,
 }
+
+
+def _litex_revision():
+    """What the BIOS prints as "LiteX git sha1". LiteX finds it by running git in its own
+    package directory, which, with our venv inside the work tree, answers with *our*
+    commit: every commit, even one that only touches docs, changed the ROM's contents and
+    with them nextpnr's placement (the same gateware routed at 54.7 and 52.8 MHz on two
+    commits). The installed LiteX's version instead: the ROM, and the bitstream, depend
+    on the sources only."""
+    from importlib.metadata import version
+    return version("litex")
+
+
+litex.build.tools.get_litex_git_revision = _litex_revision
 
 
 class HashSoC(SoCCore):
@@ -49,8 +65,9 @@ class HashSoC(SoCCore):
         read it on their own LiteDRAM ports: pass `dram=self.<name>` to add_hash_engines().
 
         `phy`, `module`, **kwargs: as for LiteX's add_sdram (its LiteDRAM core, CSRs and
-        BIOS init are used unchanged; only the bus side is ours). No L2_SIZE is exported:
-        the BIOS then does not try to flush an L2, which this one never needs.
+        BIOS init are used unchanged; only the bus side is ours). CONFIG_L2_SIZE is exported as
+        LiteX does, so the BIOS banner shows the L2; its flush_l2_cache() (a read of 2 x
+        L2_SIZE before a jump) is then a harmless no-op for a cache that is never dirty.
         """
         from soc.l2wt import WriteThroughL2
         from litex.soc.interconnect import wishbone
@@ -67,6 +84,7 @@ class HashSoC(SoCCore):
         self.bus.add_slave(name="main_ram", slave=bus)
         # The controller's own width: no LiteDRAM converter between the cache and the SDRAM.
         self.l2_cache = WriteThroughL2(bus, sdram.crossbar.get_port(), base_address=origin, size=l2_size)
+        self.add_config("L2_SIZE", l2_size)
 
     def add_hash_engines(self, engines=("sha256", "keccak"), sha256_variant="folded", dram=None):
         """Add each named engine: CSR bank, data window, DMA master and interrupt.

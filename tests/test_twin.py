@@ -110,3 +110,15 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     assert re.search(r"^hash\s+2 \d+ \d+$", out, re.M), out[-2000:]
     f = json.load(open(fig))
     assert f["bytes"]["kernel.bin"] > 30000 and f["wire_bytes"] > sum(f["bytes"].values())
+
+
+def test_rom_does_not_depend_on_our_commit(board_out):
+    """The BIOS prints LITEX_GIT_SHA1; LiteX would take it from *our* repository (its package
+    lives in our venv), so every commit would change the ROM and the ULX3S's placement.
+    soc/hashsoc.py makes it the installed LiteX's version."""
+    from importlib.metadata import version
+    git_h = open(os.path.join(board_out, "software", "include", "generated", "git.h")).read()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=TOP, capture_output=True,
+                          text=True).stdout.strip()
+    assert f'#define LITEX_GIT_SHA1 "{version("litex")}"' in git_h, git_h
+    assert not head or head not in git_h
