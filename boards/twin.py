@@ -38,7 +38,6 @@ import time
 from migen import Signal
 from migen.genlib.io import CRG
 
-from litex.build.generic_platform import Pins, Subsignal
 from litex.build.sim import SimPlatform
 from litex.build.sim.config import SimConfig
 
@@ -46,23 +45,10 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What the twin replaces -------------------------------------------------------------------------
 
-_SIM_IO = [
-    ("sys_clk", 0, Pins(1)),
-    ("sys_rst", 0, Pins(1)),
-    ("serial", 0,
-        Subsignal("source_valid", Pins(1)),
-        Subsignal("source_ready", Pins(1)),
-        Subsignal("source_data", Pins(8)),
-        Subsignal("sink_valid", Pins(1)),
-        Subsignal("sink_ready", Pins(1)),
-        Subsignal("sink_data", Pins(8)),
-    ),
-]
-
-
 def platform(board_platform_cls):
     """A Verilator platform standing in for the board's: one clock, the UART stream."""
-    p = SimPlatform("SIM", list(_SIM_IO))
+    from soc.sim import SIM_IO
+    p = SimPlatform("SIM", list(SIM_IO))
     p.board_platform_cls = board_platform_cls
     return p
 
@@ -230,15 +216,6 @@ def write_sdram_init(blobs, ram_size, bank_paths, colbits=9, nbanks=4):
             f.write("\n")
 
 
-def load_images(spec, base):
-    """A .bin (loaded at main RAM's base) or a .json {file: address}, as litex_sim takes."""
-    if spec.endswith(".json"):
-        d = os.path.dirname(os.path.abspath(spec))
-        with open(spec) as f:
-            return [(os.path.join(d, k), int(v, 0)) for k, v in json.load(f).items()]
-    return [(spec, base)]
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--board", default="ulx3s")
@@ -253,6 +230,7 @@ def main():
     t.build(force=args.rebuild)
     if args.build_only:
         return 0
+    from soc.sim import load_images
     images = load_images(args.images, t.main_ram_base) if args.images else []
     bios = args.bios or ("direct" if images else "board")
     argv, cwd = t.prepare_run(images, bios=bios, uart=args.uart)

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -41,7 +42,8 @@ SYS_CLK_FREQ = int(1e6)
 MAIN_RAM_BASE = 0x4000_0000
 MAIN_RAM_SIZE = 32 * 1024 * 1024
 
-_io = [
+# The simulated pins: one clock and litex_sim's UART stream (the board twin uses them too).
+SIM_IO = [
     ("sys_clk", 0, Pins(1)),
     ("sys_rst", 0, Pins(1)),
     ("serial", 0,
@@ -57,7 +59,7 @@ _io = [
 
 class SimHashSoC(HashSoC):
     def __init__(self, engines=("sha256", "keccak"), sha256_variant="folded"):
-        platform = SimPlatform("SIM", list(_io))
+        platform = SimPlatform("SIM", list(SIM_IO))
         self.crg = CRG(platform.request("sys_clk"))
         HashSoC.__init__(self, platform, SYS_CLK_FREQ,
             ident="HashSoC simulation",
@@ -185,14 +187,14 @@ def _build_locked(engines, sha256_variant, force):
     return BUILD_DIR
 
 
-def load_images(spec):
+def load_images(spec, base=MAIN_RAM_BASE):
     """Images for main RAM: a .bin (loaded at the RAM base) or a .json {file: address}."""
     if spec.endswith(".json"):
-        base = os.path.dirname(os.path.abspath(spec))
+        d = os.path.dirname(os.path.abspath(spec))
         with open(spec) as f:
             items = json.load(f).items()
-        return [(os.path.join(base, k), int(v, 0)) for k, v in items]
-    return [(spec, MAIN_RAM_BASE)]
+        return [(os.path.join(d, k), int(v, 0)) for k, v in items]
+    return [(spec, base)]
 
 
 def write_ram_init(images, path=None):
@@ -244,6 +246,8 @@ def main():
         p.error("--ram-init is required to run")
     argv, cwd = sim_command(args.ram_init)
     sys.stdout.flush()
+    # Stopped by a signal (xv6run ends a session with SIGTERM): still remove the run dir.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         return subprocess.call(argv, cwd=cwd)
     finally:
