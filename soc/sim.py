@@ -23,6 +23,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 from litex.build.generic_platform import Pins, Subsignal
@@ -96,9 +97,19 @@ def use_venv_python():
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 
+_QUIET = threading.Lock()
+
+
 def quiet_build(fn, log_path, label):
     """Run a LiteX build step with its output (thousands of lines of BIOS, picolibc and
-    Verilog generation) in a log file; on failure, show the log's end."""
+    Verilog generation) in a log file; on failure, show the log's end. The process's
+    stdout/stderr are redirected, so one build at a time (scripts/bench.py builds the
+    simulator and the twin from two threads)."""
+    with _QUIET:
+        return _quiet_build(fn, log_path, label)
+
+
+def _quiet_build(fn, log_path, label):
     print(f"{label} (log: {os.path.relpath(log_path, TOP)})", file=sys.stderr, flush=True)
     saved = os.dup(1), os.dup(2)
     sys.stdout.flush()
