@@ -161,7 +161,8 @@ run side by side in one invocation:
 - **sim**: litex_sim with on-chip main RAM that answers every bus word in one clock
   (soc/sim.py). What the engines and the software can do when memory is free.
 - **ULX3S twin**: the ULX3S's own SoC with its memory path (LiteDRAM, MT48LC16M16 16-bit
-  SDR SDRAM at 50 MHz, 8 KiB L2) in Verilator (boards/twin.py, docs/boards.md). **These are
+  SDR SDRAM at 50 MHz, 8 KiB write-through L2, the engines on their own LiteDRAM ports) in
+  Verilator (boards/twin.py, docs/boards.md). **These are
   the figures that hold on the board.**
 
 Clocks are simulated system clocks, read from the CPU's 64-bit machine timer (a timer read
