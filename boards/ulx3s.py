@@ -30,7 +30,7 @@ from boards.common import (TOP, soc_kwargs, base_parser, describe, make_builder,
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
 # 50 MHz, litex_boards' own ULX3S default. With both engines and the write-through L2 +
-# LiteDRAM-port DMA the SoC routes at 53.79 MHz on the 85F (nextpnr seed 1, docs/boards.md);
+# LiteDRAM-port DMA the SoC routes at 54.91 MHz on the 85F (nextpnr seed 1, docs/boards.md);
 # VexRiscv `linux`'s own paths (49-55 MHz depending on placement) keep 60 MHz out of reach.
 DEFAULT_SYS_CLK = 50e6
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the

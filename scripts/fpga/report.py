@@ -351,7 +351,7 @@ def render(data):
         L.append("The SoC rows below were built with the memory path of that date (LiteX's "
                  "write-back L2, the engines' DMA as Wishbone masters). Since 2026-11-23 the ULX3S "
                  "uses our write-through L2 and a LiteDRAM port per engine; its routed result "
-                 "(53.79 MHz with both engines) is in [boards.md](boards.md), \"Timing status\", "
+                 "(54.91 MHz with both engines) is in [boards.md](boards.md), \"Timing status\", "
                  "until this report is rebuilt.\n")
     L.append("ECP5 figures are after place and route on the ULX3S's LFE5U-85F-6BG381C (nextpnr "
              f"seed {data['seed']}); *LUT* is nextpnr's TRELLIS_COMB count (LUT4s plus the two halves "
