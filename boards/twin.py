@@ -28,9 +28,6 @@ import argparse
 import fcntl
 import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -230,17 +227,10 @@ def main():
     t.build(force=args.rebuild)
     if args.build_only:
         return 0
-    from soc.sim import load_images
+    from soc.sim import load_images, run_console
     images = load_images(args.images, t.main_ram_base) if args.images else []
     bios = args.bios or ("direct" if images else "board")
-    argv, cwd = t.prepare_run(images, bios=bios, uart=args.uart)
-    sys.stdout.flush()
-    # Stopped by a signal (xv6run ends a session with SIGTERM): still remove the run dir.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        return subprocess.call(argv, cwd=cwd)
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
+    return run_console(*t.prepare_run(images, bios=bios, uart=args.uart))
 
 
 if __name__ == "__main__":

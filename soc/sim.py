@@ -255,9 +255,13 @@ def main():
         return 0
     if not args.ram_init:
         p.error("--ram-init is required to run")
-    argv, cwd = sim_command(args.ram_init)
+    return run_console(*sim_command(args.ram_init))
+
+
+def run_console(argv, cwd):
+    """Run a prepared simulation on this terminal; remove its run directory afterwards,
+    also when stopped by SIGTERM (xv6run ends a session that way)."""
     sys.stdout.flush()
-    # Stopped by a signal (xv6run ends a session with SIGTERM): still remove the run dir.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         return subprocess.call(argv, cwd=cwd)
