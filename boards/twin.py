@@ -42,12 +42,10 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What the twin replaces -------------------------------------------------------------------------
 
-def platform(board_platform_cls):
+def platform():
     """A Verilator platform standing in for the board's: one clock, the UART stream."""
     from soc.sim import SIM_IO
-    p = SimPlatform("SIM", list(SIM_IO))
-    p.board_platform_cls = board_platform_cls
-    return p
+    return SimPlatform("SIM", list(SIM_IO))
 
 
 def crg(platform):

@@ -73,7 +73,7 @@ class ULX3SHashSoC(HashSoC):
         self.twin = twin
         if twin:
             from boards import twin as twin_models
-            platform = twin_models.platform(radiona_ulx3s.Platform)
+            platform = twin_models.platform()
             self.crg = twin_models.crg(platform)
             kwargs["uart_name"] = "sim"
         else:

@@ -69,7 +69,6 @@ class HashSoC(SoCCore):
         LiteX does, so the BIOS banner shows the L2; its flush_l2_cache() (a read of 2 x
         L2_SIZE before a jump) is then a harmless no-op for a cache that is never dirty.
         """
-        from soc.l2wt import WriteThroughL2
         from litex.soc.interconnect import wishbone
         self.add_sdram(name, phy=phy, module=module, size=size, with_soc_interconnect=False, **kwargs)
         sdram = getattr(self, name)
