@@ -15,6 +15,7 @@ from litex.soc.integration.soc import SoCRegion
 from litex.soc.integration.soc_core import SoCCore
 
 from gateware.litex_wrapper import HashAccelerator
+from soc.identity import SoCIdentity, soc_description_id
 from soc.l2wt import WriteThroughL2
 
 # Where the accelerators' data windows live. They must be uncached: LiteX assumes
@@ -42,6 +43,12 @@ litex.build.tools.get_litex_git_revision = _litex_revision
 
 
 class HashSoC(SoCCore):
+    # The same CSR locations on every HashSoC for what a program needs before it trusts the
+    # SoC it runs on (soc/identity.py): the CPU's timer, the UART, the identity and LiteX's
+    # identifier string. A program built for another HashSoC can then still read this one's
+    # identity and say on the console that it is the wrong SoC.
+    csr_map = {"cpu": 0, "ctrl": 1, "identifier_mem": 2, "uart": 3, "soc_id": 4}
+
     def __init__(self, platform, sys_clk_freq, ident="HashSoC", **kwargs):
         kwargs.setdefault("cpu_type", "vexriscv")
         kwargs.setdefault("cpu_variant", "linux")
@@ -54,6 +61,15 @@ class HashSoC(SoCCore):
         # LiteX's SoC builder does not pass with_timer to VexRiscv: without this call the
         # CPU's timerInterrupt is tied to 0 and there is no machine time to read.
         self.cpu.add_timer()
+        self.soc_id = SoCIdentity()
+
+    def do_finalize(self):
+        SoCCore.do_finalize(self)
+        # The description is final only now (CSR map, regions, constants): its identity goes
+        # into soc.h for software and into the soc_id CSR for the running SoC.
+        value = soc_description_id(self)
+        self.add_constant("CONFIG_SOC_ID", value)
+        self.soc_id.set(value)
 
     def init_rom(self, name, contents=[], auto_size=True):
         SoCCore.init_rom(self, name, contents, auto_size=auto_size and not self.fixed_rom_size)

@@ -2,7 +2,7 @@
 
     python -m soc.runfw [--bench quick|full] [--app main|demo] [--timeout S] [--target T]
 
-Targets: `sim` (litex_sim with on-chip main RAM, 1 MHz nominal) or a board twin such as
+Targets: `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a board twin such as
 `ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The firmware prints DONE
 last; the on-chip sim then stops itself (sim_finish CSR), a twin has no such CSR (the board
 has none), so the run is stopped when DONE arrives.
@@ -34,21 +34,31 @@ def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
     return os.path.join(out, "firmware.bin")
 
 
-def prepare(target, app, bench):
-    """Build the target and the firmware; return (argv, cwd) of a run."""
+def _soc(target):
+    """(build directory of the target's SoC, its Twin or None), built."""
     if target == "sim":
         sim.build()
-        image = build_firmware(app, bench)
-        return sim.sim_command(image), image
+        return sim.BUILD_DIR, None
     from boards.twin import Twin
     twin = Twin(target.removesuffix("-twin"))
     twin.build()
-    image = build_firmware(app, bench, twin.build_dir)
+    return twin.build_dir, twin
+
+
+def prepare(target, app, bench, built_for=None):
+    """Build the target and the firmware (against `built_for`'s headers, default the
+    target's own); return ((argv, cwd) of a run, the image)."""
+    build_dir, twin = _soc(target)
+    image = build_firmware(app, bench, _soc(built_for)[0] if built_for else build_dir)
+    if twin is None:
+        return sim.sim_command(image), image
     return twin.prepare_run([(image, twin.main_ram_base)], bios="direct"), image
 
 
-def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim"):
-    (argv, cwd), image = prepare(target, app, bench)
+def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim", built_for=None):
+    """Run a firmware on `target`, built for `built_for`'s SoC (default: the target's).
+    Returns the console output, up to DONE or, on the wrong SoC, the soc-id line."""
+    (argv, cwd), image = prepare(target, app, bench, built_for)
     print(f"[{target}] running {os.path.relpath(image, sim.TOP)}", file=sys.stderr, flush=True)
     t0 = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -66,7 +76,9 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim
                 raise TimeoutError(f"firmware did not finish within {timeout} s")
             if line.strip() == "DONE" and target != "sim":
                 break
-        if target == "sim":
+            if line.startswith("soc-id:"):      # the wrong SoC: the firmware idles now
+                break
+        if target == "sim" and not (lines and lines[-1].startswith("soc-id:")):
             proc.wait(timeout=10)
     finally:
         if proc.poll() is None:

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <generated/csr.h>
 
+void platform_check_soc(void);
 void platform_irq_init(void);
 
 /* The CPU's 64-bit machine timer: one tick per system clock. */

@@ -44,6 +44,7 @@ static void show(int alg, const char *label, const void *msg, size_t len)
 
 int main(void)
 {
+	platform_check_soc();
 	platform_irq_init();
 	int engines = hash_probe();
 	printf("\nHashSoC demo: software vs accelerator on VexRiscv (litex_sim)\n");

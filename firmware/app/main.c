@@ -325,6 +325,7 @@ static void bench(void)
 
 int main(void)
 {
+	platform_check_soc();
 	platform_irq_init();
 	printf("\nHashSoC firmware: self-test and benchmark\n");
 	int engines = hash_probe();

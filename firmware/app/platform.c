@@ -2,10 +2,13 @@
 #include <generated/csr.h>
 #include <generated/soc.h>
 #include <irq.h>
+#include <stdio.h>
 #include <libbase/uart.h>
 
 #include "hashsoc/hash.h"
 #include "hash_plat.h"
+#include "hashsoc/soc_id.h"
+#include "board.h"
 
 void isr(void);
 void isr(void)
@@ -33,7 +36,6 @@ void hash_plat_irq_wait(int engine, volatile int *flag)
 }
 
 /* Route the engines' interrupts to the CPU (called once from main). */
-void platform_irq_init(void);
 void platform_irq_init(void)
 {
 	uint32_t mask = irq_getmask();
@@ -48,4 +50,19 @@ void platform_irq_init(void)
 	 * gates its external interrupt with the standard mie.MEIE bit. */
 	asm volatile("csrs mie, %0" ::"r"(1u << 11));
 	irq_setie(1);
+}
+
+/* Stop here, before any engine is touched, unless this is the SoC the firmware was built for
+ * (firmware/include/hashsoc/soc_id.h). Called first from main. On the wrong SoC only the
+ * pinned CSRs are used (UART, soc_id, identifier), and the program idles instead of
+ * finish()ing: sim_finish may be another peripheral there. */
+void platform_check_soc(void)
+{
+	uint32_t found;
+	char ident[64];
+	if (hashsoc_soc_check(&found, ident, sizeof(ident)) == 0)
+		return;
+	printf(HASHSOC_SOC_MISMATCH_FMT, CONFIG_IDENTIFIER, (unsigned)CONFIG_SOC_ID, ident, (unsigned)found);
+	for (;;)
+		;
 }

@@ -56,6 +56,9 @@ void stati(struct inode *, struct stat *);
 int writei(struct inode *, int, uintptr, uint, uint);
 void itrunc(struct inode *);
 
+/* socid.c */
+void socidcheck(void);
+
 /* ramdisk.c */
 void ramdiskinit(void);
 void ramdiskrw(struct buf *, int);
