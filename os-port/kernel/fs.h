@@ -16,6 +16,8 @@ struct superblock {
   uint logstart;
   uint inodestart;
   uint bmapstart;
+  uint nimage;      /* blocks stored in the image file: [nimage, size) are all
+                       zero, left out of the file, and zero-filled at boot */
 };
 
 #define NDIRECT   12

@@ -1,6 +1,11 @@
 /* RAM disk: the file-system image lives in RAM at RAMDISK_BASE, put there
- * by the loader (QEMU -device loader / LiteX --ram-init).  Same driver on
- * both platforms; the disk is not persistent across boots. */
+ * by the loader (QEMU -device loader, LiteX --ram-init, litex_term --images).
+ * Same driver on every platform; the disk is not persistent across boots.
+ *
+ * The image file holds only the blocks mkfs used (superblock.nimage): the
+ * rest of the file system is zeros, which are not worth loading (over a
+ * board's UART they were three quarters of the upload). ramdiskinit() writes
+ * those zeros itself, because RAM after a reset holds whatever was there. */
 #include "types.h"
 #include "riscv.h"
 #include "defs.h"
@@ -18,6 +23,11 @@ void ramdiskinit(void)
     panic("ramdisk: no file system at %p (fs.img not loaded?)", (void *)RAMDISK_BASE);
   if ((uint64)sb->size * BSIZE > RAMDISK_MAX)
     panic("ramdisk: fs.img larger than %d bytes", RAMDISK_MAX);
+  if (sb->nimage < 2 || sb->nimage > sb->size)
+    panic("ramdisk: bad image size %d of %d blocks", sb->nimage, sb->size);
+  uint nimage = sb->nimage, size = sb->size;
+  memset((char *)(RAMDISK_BASE + nimage * BSIZE), 0, (size - nimage) * BSIZE);
+  printf("ramdisk: %d of %d blocks loaded, the rest zero-filled\n", nimage, size);
 }
 
 /* b->lock held: read or write the block */

@@ -243,5 +243,16 @@ int main(int argc, char *argv[])
 
   balloc(freeblock);
   printf("mkfs: %u of %d data blocks used\n", freeblock - nmeta, nblocks);
+
+  /* Blocks are handed out in order, so every block from freeblock on is still
+   * zero: the file stops there, and the kernel zero-fills the rest (nimage). */
+  sb.nimage = xint(freeblock);
+  memset(buf, 0, sizeof(buf));
+  memmove(buf, &sb, sizeof(sb));
+  wsect(1, buf);
+  if (ftruncate(fsfd, (off_t)freeblock * BSIZE) != 0)
+    die("ftruncate");
+  printf("mkfs: image of %u blocks (%u bytes), %d blocks with the zeros\n",
+         freeblock, freeblock * BSIZE, FSSIZE);
   return 0;
 }
