@@ -138,6 +138,12 @@ class Console:
         self.reader.join(2)
 
 
+def qemu_ram_mb():
+    """QEMU's RAM in MiB, as the kernel was built for it (os-port/kernel/plat_qemu.h)."""
+    text = open(os.path.join(REPO, "os-port", "kernel", "plat_qemu.h")).read()
+    return int(re.search(r"^#define QEMU_RAM_MB\s+(\d+)", text, re.M).group(1))
+
+
 def emulator_argv(args):
     board = args.target.removesuffix("-twin") if args.target != "sim" else None
     build = os.path.abspath(args.build_dir) if args.build_dir else \
@@ -148,7 +154,7 @@ def emulator_argv(args):
         for f in (kernel, fsimg):
             if not os.path.exists(f):
                 sys.exit(f"xv6run: {f} missing: run make -C os-port PLATFORM=qemu")
-        return [args.qemu, "-machine", "virt", "-bios", "none", "-m", "128M", "-smp", "1",
+        return [args.qemu, "-machine", "virt", "-bios", "none", "-m", f"{qemu_ram_mb()}M", "-smp", "1",
                 "-display", "none", "-monitor", "none", "-serial", "stdio",
                 "-kernel", kernel,
                 "-device", f"loader,file={fsimg},addr=0x80200000"], REPO

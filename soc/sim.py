@@ -9,8 +9,10 @@ Verilator: `run()` rewrites that file from the images and starts obj_dir/Vsim. T
 jumps to the start of main RAM after boot. Firmware ends the simulation by writing the
 `sim_finish` CSR.
 
-Timebase: the simulated sys_clk is nominally 1 MHz (SYS_CLK_FREQ); every figure the
-project reports from simulation is in clocks, which do not depend on that choice.
+Timebase: the simulated sys_clk is nominally 50 MHz (SYS_CLK_FREQ), the boards' clock, so that
+the timer, xv6's 100 Hz tick and anything in seconds mean on the simulator what they mean
+on a board. Every figure the project reports from simulation is in clocks, which do not
+depend on that choice.
 """
 
 import argparse
@@ -39,7 +41,7 @@ from soc.hashsoc import HashSoC
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_DIR = os.path.join(TOP, "build", "sim")
 GATEWARE_DIR = os.path.join(BUILD_DIR, "gateware")
-SYS_CLK_FREQ = int(1e6)
+SYS_CLK_FREQ = int(50e6)
 MAIN_RAM_BASE = 0x4000_0000
 MAIN_RAM_SIZE = 32 * 1024 * 1024
 

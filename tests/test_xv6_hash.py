@@ -168,26 +168,33 @@ def test_qemu_boot_hashbench_flag(tmp_path):
 
 
 def build_litex(target):
-    """Build the SoC and xv6 for it; return (build dir of xv6, xv6run arguments)."""
+    """Build the SoC and xv6 for it; return (build dir of xv6, xv6run arguments, the SoC's
+    generated headers)."""
     if target == "sim":
         from soc import sim
         sim.build()
-        make("PLATFORM=litex",
-             f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}")
-        return os.path.join(OSPORT, "build", "litex"), ()
+        gen = os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')
+        make("PLATFORM=litex", f"LITEX_GENERATED_DIR={gen}")
+        return os.path.join(OSPORT, "build", "litex"), (), gen
     from boards.twin import Twin
     twin = Twin(target.removesuffix("-twin"))
     twin.build()
     make("PLATFORM=litex", f"BOARD={twin.board}", f"LITEX_GENERATED_DIR={twin.generated_dir}")
-    return os.path.join(OSPORT, "build", f"litex-{twin.board}"), ("--target", target)
+    return os.path.join(OSPORT, "build", f"litex-{twin.board}"), ("--target", target), twin.generated_dir
+
+
+def header_int(gen, header, name):
+    m = re.search(rf"^#define {name} (0x[0-9a-fA-F]+|\d+)L?\b", open(os.path.join(gen, header)).read(), re.M)
+    assert m, (header, name)
+    return int(m.group(1), 0)
 
 
 @pytest.mark.parametrize("target", ["sim", "ulx3s-twin"])
 def test_litex_hash_hardware(target):
     """One boot: every algorithm on the engines, files and pipes, four concurrent
     streams, killed streams, bad input, hashbench (~5 min)."""
-    build, extra = build_litex(target)
-    cmds = []
+    build, extra, gen = build_litex(target)
+    cmds = ["timetest 10"]
     for a in ALGS:
         cmds += [f"hash -a {a} -p hw hello", f"hash -a {a} -p auto -n 200"]
     cmds += ["sha256sum -p hw hashdata", "sha256sum -p sw hashdata", "cat hashdata | sha3sum -p hw",
@@ -195,10 +202,20 @@ def test_litex_hash_hardware(target):
              "hash -p hw hello"]
     # Wall-clock limits: the twin simulates LiteDRAM and the SDRAM too, and hashtests
     # runs ~100 M clocks there; the limits only catch a hang.
-    st, t = xv6(cmds, timeout=240 if target == "sim" else 900, platform="litex",
+    st, t = xv6(cmds, timeout=480 if target == "sim" else 900, platform="litex",
                 boot_timeout=120 if target == "sim" else 300, extra=extra)
     assert st == 0 and "panic" not in t, t[-4000:]
     out = outputs(t, cmds)
+    # RAM and timebase from the SoC's own headers; the tick is 100 Hz everywhere, so 10
+    # ticks of sleep are 10 x timebase/100 clocks of the time CSR.
+    ram, base = header_int(gen, "mem.h", "MAIN_RAM_SIZE"), header_int(gen, "soc.h", "CONFIG_CLOCK_FREQUENCY")
+    assert f"memory: {ram // 1024} KiB RAM at 0x40000000" in t, t[:3000]
+    assert f"(litex, Sv32, 100 Hz ticks, {base} Hz timebase)" in t
+    m = re.search(r"sleep\(10\) took (\d+) ticks, (\d+) clocks, expected (\d+)", out["timetest 10"])
+    assert m, out["timetest 10"]
+    took, clocks, expected = map(int, m.groups())
+    assert expected == 10 * base // 100 and 10 <= took <= 11
+    assert 0.9 * expected <= clocks <= 1.2 * expected, out["timetest 10"]
     for a in ALGS:
         check_hash_line(out[f"hash -a {a} -p hw hello"], a, 5)
         check_hash_line(out[f"hash -a {a} -p auto -n 200"], a, 200)

@@ -80,6 +80,29 @@ def test_build_outputs(qemu_build):
     assert os.path.getsize(os.path.join(qemu_build, "fs.img")) <= 2 * 1024 * 1024
 
 
+def test_ram_disk_image_holds_only_the_used_blocks(qemu_build):
+    """mkfs cuts the image after the last used block and records that in the superblock
+    (nimage); the kernel zero-fills the rest. The image must end with a block in use."""
+    img = open(os.path.join(qemu_build, "fs.img"), "rb").read()
+    magic, size, nblocks, ninodes, nlog, logstart, inodestart, bmapstart, nimage = \
+        struct.unpack("<9I", img[1024:1024 + 36])
+    assert magic == 0x10203040 and size == 2000
+    assert len(img) == nimage * 1024 < size * 1024 // 2
+    assert any(img[-1024:]), "the image ends with an empty block"
+    # every block the bitmap marks used is in the file, none after it
+    bitmap = img[bmapstart * 1024:(bmapstart + 1) * 1024]
+    used = [b for b in range(size) if bitmap[b // 8] >> (b % 8) & 1]
+    assert used == list(range(nimage))
+
+
+def test_boot_reports_ram_and_tick(qemu_build):
+    rc, t = xv6(["echo hi"])
+    assert rc == 0, t
+    assert "memory: 131072 KiB RAM at 0x80000000" in t      # -m 128M (kernel/plat_qemu.h)
+    assert "(qemu, Sv32, 100 Hz ticks, 10000000 Hz timebase)" in t
+    assert re.search(r"ramdisk: (\d+) of 2000 blocks loaded", t)
+
+
 def test_shell_commands(qemu_build):
     lines, words, chars = host_wc(README)
     xv6_lines = [ln for ln in open(README).read().splitlines() if "xv6" in ln]
@@ -227,7 +250,20 @@ def test_runner_reports_a_hung_command(qemu_build):
     assert "first" in t
 
 
+def test_litex_build_needs_the_socs_headers(tmp_path):
+    """No fallback to another SoC's headers: without them the build stops and says how."""
+    for args, how in ((["BOARD=nosuchboard"], "make twin-build BOARD=nosuchboard"),
+                      ([f"LITEX_GENERATED_DIR={tmp_path}"], "make sim-build")):
+        r = subprocess.run(["make", "-C", OSPORT, "PLATFORM=litex", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert r.returncode != 0
+        assert "xv6 for LiteX is built against its SoC's generated headers" in r.stdout, r.stdout
+        assert how in r.stdout, r.stdout
+
+
 def test_litex_platform_builds():
+    from soc import sim
+    sim.build()
     make("PLATFORM=litex")
     b = os.path.join(OSPORT, "build", "litex")
     for f in ("kernel.elf", "kernel.bin", "fs.img", "boot.json"):

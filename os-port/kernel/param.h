@@ -22,7 +22,7 @@
 #error "TIMEBASE_HZ must be defined by the build"
 #endif
 #ifndef TICK_HZ
-#define TICK_HZ 100
+#error "TICK_HZ must be defined by the build"
 #endif
 #define TICK_INTERVAL ((uint64)TIMEBASE_HZ / TICK_HZ)
 #endif

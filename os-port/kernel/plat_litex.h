@@ -1,22 +1,19 @@
-/* LiteX SoC with VexRiscv `linux` (see docs/xv6.md).
- * With -DLITEX_GENERATED (make LITEX_GENERATED_DIR=...), the CSR addresses
- * come from LiteX's generated headers; otherwise from plat_litex_stub.h. */
+/* LiteX SoC with VexRiscv `linux` (see docs/xv6.md). Everything that differs
+ * between HashSoCs (CSR addresses, interrupts, the timebase, the RAM) comes from
+ * the SoC's own generated headers: the Makefile refuses to build without them,
+ * and socid.c stops a kernel that boots on another SoC. */
 #ifndef XV_PLAT_LITEX_H
 #define XV_PLAT_LITEX_H
-#ifdef LITEX_GENERATED
 /* We only want the address macros: no LiteX accessor functions, no libc. */
 #define CSR_ACCESSORS_DEFINED 1
 #define LITEX_CSR_ACCESS_FUNCTIONS 0
 #include <generated/soc.h>
 #include <generated/mem.h>
 #include <generated/csr.h>
-#else
-#include "plat_litex_stub.h"
-#endif
 
 #define PLAT_NAME     "litex"
-#define RAM_BASE      0x40000000u
-#define RAM_SIZE      (32u * 1024 * 1024)
+#define RAM_BASE      ((uint32)MAIN_RAM_BASE)
+#define RAM_SIZE      ((uint32)MAIN_RAM_SIZE)
 /* fs.img right after the kernel keeps the --ram-init image small (4 MiB) */
 #define RAMDISK_BASE  (RAM_BASE + 0x200000u)     /* 0x40200000 */
 #define RAMDISK_MAX   0x200000u                 /* 2 MiB */
@@ -42,10 +39,13 @@
 #define VEX_CSR_IRQ_PENDING 0xFC0
 
 #if MAIN_RAM_BASE != 0x40000000L
-#error "os-port expects main RAM at 0x40000000"
+#error "os-port expects main RAM at 0x40000000 (the kernel is linked there)"
 #endif
-#if MAIN_RAM_SIZE < 0x02000000L
-#error "os-port expects at least 32 MiB of main RAM"
+#if MAIN_RAM_SIZE < 0x00800000L
+#error "os-port expects at least 8 MiB of main RAM (kernel, RAM disk, pages)"
+#endif
+#if TIMEBASE_HZ != CONFIG_CLOCK_FREQUENCY
+#error "TIMEBASE_HZ (from the Makefile) is not this SoC's CONFIG_CLOCK_FREQUENCY"
 #endif
 #ifndef CSR_CPU_TIMER_LATCH_ADDR
 #error "the SoC has no VexRiscv machine timer: build the CPU with add_timer() / with_timer=True"

@@ -3,7 +3,9 @@
 #define XV_PLAT_QEMU_H
 #define PLAT_NAME     "qemu"
 #define RAM_BASE      0x80000000u
-#define RAM_SIZE      (128u * 1024 * 1024)      /* run QEMU with -m 128M */
+/* RAM: QEMU runs with -m QEMU_RAM_MB M (os-port/Makefile and scripts/xv6run.py read it here) */
+#define QEMU_RAM_MB   128
+#define RAM_SIZE      ((uint32)QEMU_RAM_MB << 20)
 #define RAMDISK_BASE  (RAM_BASE + 0x200000u)     /* 0x80200000: fs.img */
 #define RAMDISK_MAX   0x200000u                 /* 2 MiB */
 #define UART0         0x10000000u              /* 16550 */
