@@ -168,18 +168,33 @@ class HashEngine(wiring.Component):
         ]
 
         # ---- window (Wishbone slave) ----
-        req = self.s_cyc & self.s_stb & ~self.s_ack
-        in_data = (self.s_adr >= DATA_WORDS[0]) & (self.s_adr < DATA_WORDS[1])
+        # The request is taken into flip-flops (w_*) and decoded a clock later: the CPU's
+        # bus command then ends here instead of running on through the decode into the
+        # packer and the core, which was the SoC's critical path at 60 MHz (CPU data-cache
+        # command -> window decode -> packer). Costs one clock per window access, not per
+        # block. Invariant: w_valid holds one request from its capture until the clock its
+        # ack is raised (s_ack), and no request is captured while s_ack is high, because the
+        # master still holds the acknowledged one then.
+        w_valid = Signal()
+        w_adr = Signal(12)
+        w_dat = Signal(32)
+        w_we = Signal()
+        with m.If(self.s_cyc & self.s_stb & ~self.s_ack & ~w_valid):
+            m.d.sync += [w_valid.eq(1), w_adr.eq(self.s_adr), w_dat.eq(self.s_dat_w), w_we.eq(self.s_we)]
+        with m.If(self.s_ack):
+            m.d.sync += w_valid.eq(0)
+        req = w_valid & ~self.s_ack
+        in_data = (w_adr >= DATA_WORDS[0]) & (w_adr < DATA_WORDS[1])
         final_k = Signal(3)
-        m.d.comb += final_k.eq(self.s_adr - FINAL_WORD)
-        in_final = (self.s_adr >= FINAL_WORD) & (self.s_adr <= FINAL_WORD + 4)
-        in_ctx = (self.s_adr >= CTX_WORD) & (self.s_adr < CTX_WORD + 64)
-        push = req & self.s_we & (in_data | in_final)
+        m.d.comb += final_k.eq(w_adr - FINAL_WORD)
+        in_final = (w_adr >= FINAL_WORD) & (w_adr <= FINAL_WORD + 4)
+        in_ctx = (w_adr >= CTX_WORD) & (w_adr < CTX_WORD + 64)
+        push = req & w_we & (in_data | in_final)
         push_ok = push & open_ & ~dma_running
         ctx_rd_wait = Signal()
 
         m.d.sync += self.s_ack.eq(0)
-        m.d.comb += core.ctx_addr.eq(self.s_adr[:6])
+        m.d.comb += core.ctx_addr.eq(w_adr[:6])
 
         # Packer input: the DMA while it runs, else the window.
         with m.If(dma_running):
@@ -193,7 +208,7 @@ class HashEngine(wiring.Component):
         with m.Else():
             m.d.comb += [
                 packer.i_valid.eq(push_ok),
-                packer.i_data.eq(self.s_dat_w),
+                packer.i_data.eq(w_dat),
                 packer.i_nbytes.eq(4),
                 packer.i_last.eq(0),
             ]
@@ -209,14 +224,14 @@ class HashEngine(wiring.Component):
                 m.d.sync += self.s_ack.eq(1)
             with m.Elif(packer.i_ready):
                 m.d.sync += self.s_ack.eq(1)            # else wait: the core is draining
-        with m.Elif(req & self.s_we & in_ctx):
+        with m.Elif(req & w_we & in_ctx):
             with m.If(busy):
                 m.d.comb += new_err[ERR_BUSY].eq(1)
             with m.Else():
                 m.d.comb += core.ctx_we.eq(1)
-            m.d.comb += core.ctx_wdata.eq(self.s_dat_w)
+            m.d.comb += core.ctx_wdata.eq(w_dat)
             m.d.sync += self.s_ack.eq(1)
-        with m.Elif(req & ~self.s_we & in_ctx):
+        with m.Elif(req & ~w_we & in_ctx):
             # The core registers ctx_rdata: wait one clock, then answer with it.
             with m.If(~ctx_rd_wait):
                 m.d.sync += ctx_rd_wait.eq(1)
