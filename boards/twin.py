@@ -6,10 +6,11 @@
 
 A claim about the board holds on its twin. The twin is the board target's SoC class
 (boards/ulx3s.py, `ULX3SHashSoC(twin=True)`) with only what touches pins replaced: the
-clock generator by one clock, the UART pins by litex_sim's UART stream, and the SDRAM PHY
+clock generator by one clock, the UART pins by litex_sim's UART stream at the board's line
+rate (UARTLine: the board's 1 Mbaud, receive side), and the SDRAM PHY
 by LiteDRAM's SDRAMPHYModel with the *board PHY's own settings* (GENSDRPHY on the ULX3S:
 cl=2, read latency 3, 16-bit, rate 1:1). Everything behind them is the board's: LiteDRAM's
-controller with the MT48LC16M16 timings at the board's sys_clk (50 MHz, which is also
+controller with the MT48LC16M16 timings at the board's sys_clk (60 MHz, which is also
 CONFIG_CLOCK_FREQUENCY), the 8 KiB L2, the CSR map and the engines.
 
 Loading programs without rebuilding Verilator. The PHY model keeps one memory per SDRAM
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from migen import Signal
+from migen import Display, If, Module, Record, Signal
 from migen.genlib.io import CRG
 
 from litex.build.sim import SimPlatform
@@ -42,10 +43,72 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # What the twin replaces -------------------------------------------------------------------------
 
-def platform():
-    """A Verilator platform standing in for the board's: one clock, the UART stream."""
-    from soc.sim import SIM_IO
-    return SimPlatform("SIM", list(SIM_IO))
+class UARTLine(Module):
+    """The board's UART line, receive side: litex_sim hands the SoC a byte whenever one is
+    waiting, as fast as every clock; a board's UART delivers one byte per 10 bit times
+    (8N1) and loses it when the receive FIFO is full (there is no flow control). This passes
+    one byte every `clocks_per_byte` clocks, for exactly one clock, so the software's
+    receive path (the BIOS's serial boot, the console) must keep up as it must on the board.
+    A lost byte is an overrun: counted in `overruns` and reported on the simulator's stdout.
+    Transmit is not paced: the console output is not what this checks, and pacing it would
+    only slow the twin's runs (on the board a print waits for the line; see docs/boards.md).
+
+    `pads`: what the SoC's UART PHY (LiteX's RS232PHYModel) connects to, in place of the
+    platform's serial pads `line` (sink_* = received by the SoC, source_* = sent)."""
+
+    def __init__(self, line, clocks_per_byte):
+        self.pads = pads = Record([(n, len(getattr(line, n))) for n in
+                                   ("source_valid", "source_ready", "source_data",
+                                    "sink_valid", "sink_ready", "sink_data")])
+        self.overruns = Signal(32)
+        self.comb += [      # transmit: straight through
+            line.source_valid.eq(pads.source_valid),
+            line.source_data.eq(pads.source_data),
+            pads.source_ready.eq(line.source_ready),
+        ]
+        wait = Signal(max=clocks_per_byte + 1)
+        arrive = Signal()
+        self.comb += [
+            arrive.eq((wait == 0) & line.sink_valid),
+            pads.sink_valid.eq(arrive),
+            pads.sink_data.eq(line.sink_data),
+            # Ready for the next byte whenever the line is free, whether or not one waits:
+            # litex_sim's serial modules read `ready` before they set `valid` (from the last
+            # evaluation), so a ready that waited for valid would make the module keep a
+            # byte the SoC had already taken, and deliver it twice. A byte that arrives
+            # leaves the wire whether the UART takes it or not.
+            line.sink_ready.eq(wait == 0),
+        ]
+        # The clock of the first byte received, for boot-time figures (scripts/serialboot.py):
+        # until then the BIOS has been initialising (and testing) the SDRAM.
+        clock, first = Signal(32), Signal()
+        self.sync += [
+            clock.eq(clock + 1),
+            If(arrive & ~first, first.eq(1),
+                Display("twin: UART first byte received at clock %d", clock)),
+            If(arrive, wait.eq(clocks_per_byte - 1)).Elif(wait != 0, wait.eq(wait - 1)),
+            If(arrive & ~pads.sink_ready,
+                self.overruns.eq(self.overruns + 1),
+                Display("twin: UART receive overrun, a byte lost")),
+        ]
+
+
+class _Platform(SimPlatform):
+    """A Verilator platform standing in for the board's: one clock and the UART stream,
+    the UART seen through the board's line rate (UARTLine)."""
+
+    def __init__(self, uart_clocks_per_byte):
+        from soc.sim import SIM_IO
+        SimPlatform.__init__(self, "SIM", list(SIM_IO))
+        self.uart_line = UARTLine(SimPlatform.request(self, "serial"), uart_clocks_per_byte)
+
+    def request(self, name, *args, **kwargs):
+        return self.uart_line.pads if name == "serial" else SimPlatform.request(self, name, *args, **kwargs)
+
+
+def platform(sys_clk_freq, baudrate):
+    """The twin's platform; the SoC must add `platform.uart_line` as a submodule."""
+    return _Platform(uart_clocks_per_byte=int(sys_clk_freq * 10 // baudrate))
 
 
 def crg(platform):

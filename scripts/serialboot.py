@@ -3,7 +3,7 @@
 through litex_term, then shell commands at the xv6 prompt.
 
     scripts/serialboot.py                       # small RAM disk (CI: a few minutes)
-    scripts/serialboot.py --fs full             # the full 2 MB fs.img (~15-35 min here)
+    scripts/serialboot.py --fs full             # the full fs.img (~565 KB; ~10 min here)
     scripts/serialboot.py --cmd 'hash -p hw hello' --cmd 'ls'
 
 What runs: the twin (boards/twin.py) with the BIOS built exactly as for the board (memtest,
@@ -13,6 +13,13 @@ BIOS's serial-boot request and uploads the kernel and the RAM disk with --images
 jumps to the kernel and xv6 starts its shell. litex_term needs a terminal, so it runs on a
 pseudo-terminal here.
 
+The twin's UART line runs at the board's rate (boards/twin.py, UARTLine: one byte per 10
+bit times at the board's 1 Mbaud, a byte the SoC does not take in time is lost and
+reported): the BIOS's receive path is checked at the board's rate, and a lost byte fails
+the run. Figures (--json): the BIOS's clocks up to the upload and the kernel's clocks up to
+init, measured; the upload time computed from the bytes on the wire (10 bits a byte), as
+the twin's clocks during the upload also count litex_term's round trips on this host.
+
 --safe: litex_sim's serial2tcp module appends each TCP read (up to 1 KiB) to a 2 KiB ring
 with no space check, and litex_term keeps up to 128 frames in flight, so without --safe
 frames are lost in the *simulator's* module (CRC errors). With --safe litex_term waits for
@@ -20,8 +27,9 @@ each frame's ack. A board's UART has no such ring, and the BIOS's own receive pa
 what the upload time depends on there; see docs/boards.md.
 
 The RAM disk for CI (`--fs small`) is a file system made by the project's mkfs with the
-programs the checks use, with its trailing all-zero blocks cut: the twin's SDRAM starts
-zeroed, so the kernel sees the same image. The kernel is the one built for the board.
+programs the checks use; `--fs full` is the full one (os-port's fs.img). mkfs writes only
+the used blocks and the kernel zero-fills the rest. The kernel is the one built for the
+board.
 """
 
 import argparse
@@ -39,13 +47,17 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
+from boards.common import DEFAULT_UART_BAUDRATE as BAUD  # noqa: E402  the board's, and the twin's line
+
 SMALL_FS_FILES = ["README", "user/_init", "user/_sh", "user/_ls", "user/_hash"]
-BLOCK = 1024
 # litex_term's serial-boot frame with --safe: length (1), CRC-16 (2), command (1), then a
 # 64-byte payload of address (4) and data (60). Without --safe litex_term first calibrates
 # and may send up to 251 data bytes a frame; the figures here are for --safe.
 FRAME_OVERHEAD = 8
 FRAME_DATA = 60
+# The file system's full size (os-port/kernel/param.h: FSSIZE blocks of 1 KiB), what the
+# RAM disk image was before mkfs wrote only the used blocks.
+FSSIZE_BYTES = 2000 * 1024
 
 
 def free_port():
@@ -69,27 +81,15 @@ def listening(port):
     return False
 
 
-def trimmed(src, dst):
-    """Copy src without its trailing all-zero blocks; return the size."""
-    data = open(src, "rb").read()
-    end = len(data)
-    while end >= BLOCK and not any(data[end - BLOCK:end]):
-        end -= BLOCK
-    with open(dst, "wb") as f:
-        f.write(data[:end])
-    return end
-
-
 def small_fs(xv6_build, out):
+    """A file system with SMALL_FS_FILES only; return its image's size (mkfs writes the used
+    blocks only, the kernel zero-fills the rest)."""
     osport = os.path.join(TOP, "os-port")
     files = [os.path.join(xv6_build, f) if f.startswith("user/") else os.path.join(osport, f)
              for f in SMALL_FS_FILES]
-    full = out + ".full"
-    subprocess.run([os.path.join(osport, "build", "mkfs"), full] + files, check=True,
+    subprocess.run([os.path.join(osport, "build", "mkfs"), out] + files, check=True,
                    stdout=subprocess.DEVNULL)
-    n = trimmed(full, out)
-    os.unlink(full)
-    return n
+    return os.path.getsize(out)
 
 
 def wire_bytes(n, payload):
@@ -186,8 +186,10 @@ def main():
     argv, cwd = twin.prepare_run([], bios="board", uart=f"tcp:{port}")
     log = None if args.quiet else sys.stdout
     t0 = time.monotonic()
-    sim = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, start_new_session=True)
+    sim_log = open(os.path.join(work, "twin.log"), "w+")
+    # Line-buffered, so that the twin's own reports (UARTLine's) reach the log before the end.
+    sim = subprocess.Popen(["stdbuf", "-oL"] + argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=sim_log,
+                           stderr=subprocess.STDOUT, start_new_session=True)
     term = None
     status = 1
     figures = {"board": args.board, "fs": args.fs, "bytes": sizes, "wire_bytes": wire,
@@ -209,7 +211,9 @@ def main():
             return 2
         figures["wall_s_to_prompt"] = round(time.monotonic() - t0, 1)
         figures["wall_s_upload_to_prompt"] = round(time.monotonic() - t_upload, 1)
-        figures["kernel_boot_clocks"] = int(m.group(1))
+        figures["reset_to_init_clocks"] = int(m.group(1))
+        e = re.search(r"kernel: entered (\d+) ms after reset", term.buf)
+        figures["kernel_to_init_clocks"] = int(m.group(1)) - int(e.group(1)) * twin.sys_clk_freq // 1000
         for c in args.cmd:
             mark = len(term.buf)
             term.send(c + "\n")
@@ -225,14 +229,45 @@ def main():
         if sim.poll() is None:
             os.killpg(sim.pid, 15)
             sim.wait()
+        sim_log.seek(0)
+        twin_out = sim_log.read()
+        sim_log.close()
         import shutil
         shutil.rmtree(cwd, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
-    for baud in (115200, 1_000_000):
-        figures[f"wire_s_at_{baud}"] = round(wire * 10 / baud, 1)
-    print(f"\nserialboot: {sizes['kernel.bin']} + {sizes['fs.img']} bytes uploaded, {wire} on the wire "
-          f"({figures['wire_s_at_115200']} s at 115200 baud, {figures['wire_s_at_1000000']} s at 1 Mbaud); "
-          f"xv6 prompt after {figures['wall_s_to_prompt']} s of wall time here")
+    # The twin's UART line (boards/twin.py) loses a byte the SoC does not take in time.
+    figures["uart_overruns"] = len(re.findall(r"twin: UART receive overrun", twin_out))
+    if figures["uart_overruns"]:
+        print(f"\nserialboot: {figures['uart_overruns']} bytes lost to UART overruns", file=sys.stderr)
+        status = 4
+    first = re.search(r"twin: UART first byte received at clock (\d+)", twin_out)
+    if status == 0 and first:
+        # Reset to prompt on the board, computed: the BIOS up to the upload and the kernel's
+        # boot to init are clocks measured here; the upload is the bytes on the wire at
+        # 10 bits a byte (the twin's clocks during the upload also hold litex_term's
+        # round trips on this host, which a board's USB UART does not have).
+        f = twin.sys_clk_freq
+        figures["baud"] = BAUD
+        figures["bios_clocks"] = int(first.group(1))
+        fixed_s = (figures["bios_clocks"] + figures["kernel_to_init_clocks"]) / f
+        full = os.path.getsize(os.path.join(xv6_build, "fs.img"))
+        uploads = {"uploaded": wire,
+                   "full_fs": wire_bytes(sizes["kernel.bin"], payload) + wire_bytes(full, payload),
+                   "full_fs_untrimmed": wire_bytes(sizes["kernel.bin"], payload) + wire_bytes(FSSIZE_BYTES, payload)}
+        for name, w in uploads.items():
+            d = figures.setdefault(name, {})
+            d["wire_bytes"] = w
+            d["reset_to_prompt_s"] = round(fixed_s + w * 10 / BAUD, 1)
+            for baud in (115200, 1_000_000):
+                d[f"reset_to_prompt_s_at_{baud}"] = round(fixed_s + w * 10 / baud, 1)
+        figures["full_fs"]["fs_bytes"] = full
+        print(f"\nserialboot: {sizes['kernel.bin']} + {sizes['fs.img']} bytes uploaded, {wire} on the wire, "
+              f"no byte lost at {BAUD} baud; BIOS {figures['bios_clocks']} clocks, kernel to init "
+              f"{figures['kernel_to_init_clocks']} clocks at {f / 1e6:g} MHz. Reset to prompt on the board "
+              f"(computed) with the full RAM disk: {figures['full_fs']['reset_to_prompt_s']} s "
+              f"({figures['full_fs']['reset_to_prompt_s_at_115200']} s at 115200 baud; untrimmed "
+              f"{figures['full_fs_untrimmed']['reset_to_prompt_s_at_115200']} s). "
+              f"{figures['wall_s_to_prompt']} s of wall time here")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=1)
