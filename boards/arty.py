@@ -21,7 +21,7 @@ from litedram.phy import s7ddrphy
 from litex.soc.cores.led import LedChaser
 
 from soc.hashsoc import HashSoC
-from boards.common import TOP, soc_kwargs, base_parser, describe, make_builder, use_fpga_tools
+from boards.common import TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, use_fpga_tools
 
 VARIANTS = ("a7-35", "a7-100")
 DEFAULT_SYS_CLK = 100e6
@@ -39,9 +39,10 @@ class ArtyHashSoC(HashSoC):
         sys_clk_freq = int(sys_clk_freq)
         kwargs.setdefault("integrated_rom_size", 0x10000)
         kwargs.setdefault("integrated_sram_size", 0x2000)
+        kwargs.setdefault("uart_baudrate", DEFAULT_UART_BAUDRATE)
         self.crg = arty_target._CRG(platform, sys_clk_freq, with_dram=True)
         HashSoC.__init__(self, platform, sys_clk_freq, ident=f"HashSoC on Arty A7 ({variant})", **kwargs)
-        self.uart_baudrate = kwargs.get("uart_baudrate", 115200)
+        self.uart_baudrate = kwargs["uart_baudrate"]
 
         # DDR3 (256 MiB MT41K128M16) as main RAM, as litex_boards does it. The 1:4 PHY runs
         # the DRAM at 4 x sys_clk: keep sys_clk >= ~76 MHz (DDR3 DLL-on minimum 303 MHz).

@@ -18,22 +18,22 @@ VENV ?= .venv
 PY ?= $(VENV)/bin/python
 
 ULX3S_DEVICE   ?= LFE5U-85F
-ULX3S_SYS_CLK  ?= 50e6
+ULX3S_SYS_CLK  ?=
 ULX3S_SEED     ?= 1
 ARTY_VARIANT   ?= a7-35
 ARTY_SYS_CLK   ?= 100e6
 ARTY_PROG      ?= openfpgaloader
 FPGA_ENGINES   ?= sha256,keccak
 SHA256_VARIANT ?= folded
-UART_BAUD      ?= 115200
+UART_BAUD      ?=
 BSCAN_SPI      ?=
 DRY_RUN        ?=
 
 _FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
-_ULX3S_ARGS = --device $(ULX3S_DEVICE) --sys-clk-freq $(ULX3S_SYS_CLK) --seed $(ULX3S_SEED) \
-              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) --uart-baudrate $(UART_BAUD)
+_ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) --seed $(ULX3S_SEED) \
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
 _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
-              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) --uart-baudrate $(UART_BAUD)
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
 
 .PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci arty arty-load arty-flash arty-bscan-spi fpga-report
 

@@ -14,6 +14,11 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPGA_BIN = os.path.join(TOP, "scripts", "fpga", "bin")
 ENGINE_NAMES = ("sha256", "keccak")
+# Both boards' UARTs run at 1 Mbaud: their USB UART chips (ULX3S: FT231X, up to 3 Mbaud;
+# Arty: FT2232H, up to 12 Mbaud) and the BIOS's receive path keep up (checked on the ULX3S
+# twin, whose UART line is paced at this rate: boards/twin.py), and xv6's serial boot takes
+# seconds instead of minutes (docs/boards.md). litex_term needs `--speed 1000000`.
+DEFAULT_UART_BAUDRATE = 1_000_000
 
 
 def use_fpga_tools():
@@ -48,8 +53,8 @@ def base_parser(description, default_out):
                    help="comma-separated hash engines, or 'none' (default: sha256,keccak)")
     p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"],
                    help="SHA-256 core: folded (64 clocks/block, default) or basic (65)")
-    p.add_argument("--uart-baudrate", type=float, default=115200,
-                   help="UART baud rate (default 115200; 1e6 makes serial boot of xv6's 2 MB RAM disk ~10x faster)")
+    p.add_argument("--uart-baudrate", type=float, default=DEFAULT_UART_BAUDRATE,
+                   help=f"UART baud rate (default {DEFAULT_UART_BAUDRATE}: litex_term --speed must match)")
     p.add_argument("--bios", default=None, metavar="BIN",
                    help="ROM contents: this BIOS image instead of compiling one (its size sets the ROM size)")
     p.add_argument("--output-dir", default=default_out, help=f"build directory (default: {os.path.relpath(default_out, TOP)})")

@@ -78,7 +78,7 @@ def table(rows):
     return "\n".join(lines)
 
 
-TARGETS = {"sim": "litex_sim, on-chip RAM", "ulx3s-twin": "ULX3S twin: SDRAM + L2, 50 MHz"}
+TARGETS = {"sim": "litex_sim, on-chip RAM", "ulx3s-twin": "ULX3S twin: SDRAM + L2, 60 MHz"}
 
 
 def plot(results, path):
@@ -161,7 +161,7 @@ run side by side in one invocation:
 - **sim**: litex_sim with on-chip main RAM that answers every bus word in one clock
   (soc/sim.py). What the engines and the software can do when memory is free.
 - **ULX3S twin**: the ULX3S's own SoC with its memory path (LiteDRAM, MT48LC16M16 16-bit
-  SDR SDRAM at 50 MHz, 8 KiB write-through L2, the engines on their own LiteDRAM ports) in
+  SDR SDRAM at 60 MHz, 8 KiB write-through L2, the engines on their own LiteDRAM ports) in
   Verilator (boards/twin.py, docs/boards.md). **These are
   the figures that hold on the board.**
 
