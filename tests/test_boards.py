@@ -240,6 +240,20 @@ def test_timing_check_reads_the_last_report(tmp_path, sys_mhz, verdict, ok):
     assert (v == "PASS") is ok
 
 
+@pytest.mark.parametrize("sys_mhz,rc", [("63.21", 0), ("59.47", 1)])
+def test_ci_timing_check_is_against_60_mhz(tmp_path, sys_mhz, rc):
+    """`make ulx3s-ci`'s check (--check-timing, here --check-only on a log): the ULX3S runs at
+    60 MHz, so a routed sys_clk Fmax of 59.47 MHz (the SoC before the engines registered
+    their window requests) fails it."""
+    gw = tmp_path / "gateware"
+    gw.mkdir()
+    (gw / "nextpnr.log").write_text(NEXTPNR_LOG.replace("50.00 MHz", "60.00 MHz").format(
+        sys=sys_mhz, verdict="PASS" if rc == 0 else "FAIL"))
+    r = run([PY, "-m", "boards.ulx3s", "--check-only", "--output-dir", str(tmp_path)])
+    assert r.returncode == rc, r.stderr
+    assert "runs at 60.00 MHz" in r.stderr
+
+
 @pytest.mark.fpga
 def test_ulx3s_bitstream_meets_timing():
     """The real thing: `make ulx3s-ci` (BIOS, yosys, nextpnr-ecp5, ecppack; ~10 min)."""
