@@ -240,7 +240,11 @@ def main():
     if figures["uart_overruns"]:
         print(f"\nserialboot: {figures['uart_overruns']} bytes lost to UART overruns", file=sys.stderr)
         status = 4
-    first = re.search(r"twin: UART first byte received at clock (\d+)", twin_out)
+    first = re.search(r"twin: UART first byte received at clock\s+(\d+)", twin_out)
+    if status == 0 and not first:
+        print("\nserialboot: the twin did not report its first received byte; its output ends:\n"
+              + twin_out[-2000:], file=sys.stderr)
+        status = 5
     if status == 0 and first:
         # Reset to prompt on the board, computed: the BIOS up to the upload and the kernel's
         # boot to init are clocks measured here; the upload is the bytes on the wire at

@@ -37,6 +37,11 @@ PROMPT_AT_START = re.compile(r"(?:^|\n)\$ ")
 PANIC = re.compile(r"\bm?panic: ")
 
 
+# The board twin's own report on the simulator's stdout (boards/twin.py, UARTLine), which
+# lands in the middle of the console's text: not part of the transcript.
+TWIN_REPORT = re.compile(r"twin: UART first byte received at clock\s+\d+\n")
+
+
 def split_top_level(line):
     """Split on ';' that are not inside parentheses or quotes."""
     parts, depth, quote, cur = [], 0, None, []
@@ -91,6 +96,8 @@ class Console:
                 sys.stdout.flush()
             with self.lock:
                 self.buf += text
+                if "twin: " in self.buf[-len(text) - 64:]:
+                    self.buf = TWIN_REPORT.sub("", self.buf)
                 self.lock.notify_all()
 
     def wait_for(self, pattern, start, timeout):
