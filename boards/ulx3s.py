@@ -30,8 +30,9 @@ from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, 
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
 # 60 MHz (litex_boards' own ULX3S default is 50). With both engines the SoC routes at
-# 63.2 MHz on the 85F since the engines register their window's bus requests
-# (gateware/common/engine.py); before, 54.9 MHz (docs/boards.md, "Timing status").
+# 62.17 MHz on the 85F (seed 1, what CI builds; 57.4-64.0 over three seeds) since the
+# engines register their window's bus requests (gateware/common/engine.py); before,
+# 54.9 MHz (docs/boards.md, "Timing status").
 DEFAULT_SYS_CLK = 60e6
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
