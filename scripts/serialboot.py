@@ -245,7 +245,7 @@ def main():
         print("\nserialboot: the twin did not report its first received byte; its output ends:\n"
               + twin_out[-2000:], file=sys.stderr)
         status = 5
-    if status == 0 and first:
+    if status == 0:
         # Reset to prompt on the board, computed: the BIOS up to the upload and the kernel's
         # boot to init are clocks measured here; the upload is the bytes on the wire at
         # 10 bits a byte (the twin's clocks during the upload also hold litex_term's
@@ -255,9 +255,10 @@ def main():
         figures["bios_clocks"] = int(first.group(1))
         fixed_s = (figures["bios_clocks"] + figures["kernel_to_init_clocks"]) / f
         full = os.path.getsize(os.path.join(xv6_build, "fs.img"))
+        kernel_wire = wire_bytes(sizes["kernel.bin"], payload)
         uploads = {"uploaded": wire,
-                   "full_fs": wire_bytes(sizes["kernel.bin"], payload) + wire_bytes(full, payload),
-                   "full_fs_untrimmed": wire_bytes(sizes["kernel.bin"], payload) + wire_bytes(FSSIZE_BYTES, payload)}
+                   "full_fs": kernel_wire + wire_bytes(full, payload),
+                   "full_fs_untrimmed": kernel_wire + wire_bytes(FSSIZE_BYTES, payload)}
         for name, w in uploads.items():
             d = figures.setdefault(name, {})
             d["wire_bytes"] = w

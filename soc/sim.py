@@ -11,8 +11,8 @@ jumps to the start of main RAM after boot. Firmware ends the simulation by writi
 
 Timebase: the simulated sys_clk is nominally 50 MHz (SYS_CLK_FREQ), a board's clock (the
 ULX3S runs at 60, the Arty at 100), so that the timer, xv6's 100 Hz tick and anything in
-seconds mean on the simulator about what they mean on a board. Every figure the project reports from simulation is in clocks, which do not
-depend on that choice.
+seconds mean on the simulator about what they mean on a board. Every figure the project
+reports from simulation is in clocks, which do not depend on that choice.
 """
 
 import argparse
