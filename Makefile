@@ -7,7 +7,7 @@ PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test test-fast bench seed001 docs sim-build sim qemu run clean \
+.PHONY: setup demo test test-fast bench seed001 docs format sim-build sim qemu run clean \
         twin-build twin twin-run twin-fw twin-serial-boot
 
 setup:
@@ -39,6 +39,10 @@ seed001: setup
 
 docs: setup
 	$(PY) scripts/regmap.py
+
+# One C style (.clang-format) for every C file in the tree; tests/test_style.py checks it.
+format: setup
+	git ls-files '*.c' '*.h' | xargs $(VENV)/bin/clang-format -i
 
 sim-build: setup
 	$(PY) -m soc.sim --build-only

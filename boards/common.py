@@ -8,7 +8,6 @@ external RAM, then calls HashSoC.add_hash_engines().
 import argparse
 import os
 import re
-import shutil
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

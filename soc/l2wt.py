@@ -44,7 +44,7 @@ Clock budget (sys_clk, on an idle port):
   whatever the CPU does next without the bus (D-cache hits, ALU work).
 """
 
-from migen import Array, Cat, FSM, If, Memory, Module, NextState, NextValue, Replicate, Signal
+from migen import Array, Cat, FSM, If, Memory, NextState, NextValue, Replicate, Signal
 
 from litex.gen import LiteXModule
 
@@ -94,7 +94,6 @@ class WriteThroughL2(LiteXModule):
         # ---- address split (the master holds adr stable through the cycle) ----
         word = Signal(addr_bits)
         self.comb += word.eq(bus.adr - (base_address >> 2))
-        w_offset = word[:offset_bits]
         w_index = word[offset_bits:offset_bits + index_bits]
         w_tag = word[offset_bits + index_bits:]
         entry_sel = word[_log2(words_per_entry):offset_bits] if entries_per_line > 1 else 0

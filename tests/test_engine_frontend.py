@@ -8,7 +8,6 @@ error bit, abort, and the DMA rate. Digests are checked against hashlib.
 import hashlib
 import random
 
-import pytest
 
 from enginebench import RAM_BASE, run
 from gateware.common.engine import (ERR_BAD_RANGE, ERR_BAD_MODE, ERR_BUSY, ERR_CTX_BUSY,

@@ -481,7 +481,7 @@ def test_clocks():
     N = 4
 
     async def bench(d):
-        ctx, dut = d.ctx, d.dut
+        dut = d.dut
         for mode in MODES:
             r, w = rate(mode), rate(mode) // 4
             period = max(PERMUTATION_CLOCKS, w)

@@ -13,7 +13,7 @@ import struct
 import pytest
 from amaranth.sim import Simulator
 
-from gateware.sha256.core import SHA256Core, IV_SHA256, IV_SHA224, K
+from gateware.sha256.core import SHA256Core, IV_SHA224, K
 from vectors import load_rsp, msg_bytes
 
 VARIANTS = ["folded", "basic"]

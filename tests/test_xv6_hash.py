@@ -12,7 +12,6 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import pytest

@@ -29,191 +29,206 @@ static uint8_t out[512], ref[512];
 static int passed, failed;
 static void coherence(void);
 
-static const char *path_name[] = {"sw", "pio", "dma", "irq"};
-static const int path_prov[] = {HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW};
-static const int path_flags[] = {0, HASH_F_PIO, 0, HASH_F_IRQ};
+static const char *path_name[] = { "sw", "pio", "dma", "irq" };
+static const int path_prov[] = { HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW };
+static const int path_flags[] = { 0, HASH_F_PIO, 0, HASH_F_IRQ };
 
 static void pattern(uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)(i * 131 + 7);
+  for (size_t i = 0; i < n; i++)
+    p[i] = (uint8_t)(i * 131 + 7);
 }
 
 /* One fputs per digest: picolibc's printf costs thousands of clocks per call here. */
 static void hex(const uint8_t *p, int n)
 {
-	static const char digits[] = "0123456789abcdef";
-	char s[2 * 512 + 1];
-	for (int i = 0; i < n; i++) {
-		s[2 * i] = digits[p[i] >> 4];
-		s[2 * i + 1] = digits[p[i] & 15];
-	}
-	s[2 * n] = 0;
-	fputs(s, stdout);
+  static const char digits[] = "0123456789abcdef";
+  char s[2 * 512 + 1];
+  for (int i = 0; i < n; i++) {
+    s[2 * i] = digits[p[i] >> 4];
+    s[2 * i + 1] = digits[p[i] & 15];
+  }
+  s[2 * n] = 0;
+  fputs(s, stdout);
 }
 
 static void check(const char *what, int got, int want)
 {
-	int ok = got == want;
-	printf("E %s %d %d %s\n", what, got, want, ok ? "ok" : "FAIL");
-	ok ? passed++ : failed++;
+  int ok = got == want;
+  printf("E %s %d %d %s\n", what, got, want, ok ? "ok" : "FAIL");
+  ok ? passed++ : failed++;
 }
 
 static int have_engine(int alg)
 {
-	return (hash_probe() >> hash_alg_engine(alg)) & 1;
+  return (hash_probe() >> hash_alg_engine(alg)) & 1;
 }
 
 /* Hash one message on every path and compare each with software. */
 static void digest_all_paths(int alg, const char *name, const uint8_t *msg, size_t len, size_t outlen)
 {
-	int hw = have_engine(alg);
-	int n = hash_digest(alg, HASH_PROV_SW, 0, msg, len, ref, outlen);
-	printf("T %s sw %s %u 0 %u ", hash_alg_name(alg), name, (unsigned)len, (unsigned)outlen);
-	hex(ref, n);
-	printf("\n");
-	for (int p = 1; hw && p < 4; p++) {
-		for (int off = 0; off < (p == 2 ? 4 : 1); off++) {
-			const uint8_t *src = msg;
-			if (off) {
-				memmove(msgbuf + 4 + off, msg, len);   /* unaligned DMA source */
-				src = msgbuf + 4 + off;
-			}
-			memset(out, 0, sizeof(out));
-			int r = hash_digest(alg, path_prov[p], path_flags[p], src, len, out, outlen);
-			printf("T %s %s %s %u %d %u ", hash_alg_name(alg), path_name[p], name, (unsigned)len, off, (unsigned)outlen);
-			if (r > 0)
-				hex(out, r);
-			else
-				printf("error%d", r);
-			printf("\n");
-			(r == n && memcmp(out, ref, n) == 0) ? passed++ : failed++;
-			if (off)
-				pattern(msgbuf, len + 8);   /* restore only what memmove touched */
-		}
-	}
+  int hw = have_engine(alg);
+  int n = hash_digest(alg, HASH_PROV_SW, 0, msg, len, ref, outlen);
+  printf("T %s sw %s %u 0 %u ", hash_alg_name(alg), name, (unsigned)len, (unsigned)outlen);
+  hex(ref, n);
+  printf("\n");
+  for (int p = 1; hw && p < 4; p++) {
+    for (int off = 0; off < (p == 2 ? 4 : 1); off++) {
+      const uint8_t *src = msg;
+      if (off) {
+        memmove(msgbuf + 4 + off, msg, len); /* unaligned DMA source */
+        src = msgbuf + 4 + off;
+      }
+      memset(out, 0, sizeof(out));
+      int r = hash_digest(alg, path_prov[p], path_flags[p], src, len, out, outlen);
+      printf("T %s %s %s %u %d %u ", hash_alg_name(alg), path_name[p], name, (unsigned)len, off,
+          (unsigned)outlen);
+      if (r > 0)
+        hex(out, r);
+      else
+        printf("error%d", r);
+      printf("\n");
+      (r == n && memcmp(out, ref, n) == 0) ? passed++ : failed++;
+      if (off)
+        pattern(msgbuf, len + 8); /* restore only what memmove touched */
+    }
+  }
 }
 
 /* Two contexts hashing interleaved pieces on the same engine: lazy export/import. */
 static void interleaved(int alg_a, int alg_b, int prov, int flags, const char *path)
 {
-	struct hash_ctx a, b;
-	size_t la = 1000, lb = 777, ca = 100, cb = 37, pa = 0, pb = 0;
-	size_t oa = hash_alg_digest_len(alg_a) ? 0 : 32, ob = hash_alg_digest_len(alg_b) ? 0 : 32;
-	uint8_t da[64], db[64];
-	int ra = hash_begin(&a, alg_a, prov, flags), rb = hash_begin(&b, alg_b, prov, flags);
-	while (ra >= 0 && rb >= 0 && (pa < la || pb < lb)) {
-		size_t na = la - pa < ca ? la - pa : ca, nb = lb - pb < cb ? lb - pb : cb;
-		if (na) { ra = hash_update(&a, msgbuf + pa, na); pa += na; }
-		if (nb && rb >= 0) { rb = hash_update(&b, msgbuf + pb, nb); pb += nb; }
-	}
-	if (ra >= 0) ra = hash_final(&a, da, oa ? oa : sizeof(da));
-	if (rb >= 0) rb = hash_final(&b, db, ob ? ob : sizeof(db));
-	printf("I %s %s pat %u %u ", hash_alg_name(alg_a), path, (unsigned)la, (unsigned)ca);
-	if (ra > 0) hex(da, ra); else printf("error%d", ra);
-	printf("\nI %s %s pat %u %u ", hash_alg_name(alg_b), path, (unsigned)lb, (unsigned)cb);
-	if (rb > 0) hex(db, rb); else printf("error%d", rb);
-	printf("\n");
-	uint8_t ra_ref[64], rb_ref[64];
-	int na = hash_digest(alg_a, HASH_PROV_SW, 0, msgbuf, la, ra_ref, oa ? oa : sizeof(ra_ref));
-	int nb = hash_digest(alg_b, HASH_PROV_SW, 0, msgbuf, lb, rb_ref, ob ? ob : sizeof(rb_ref));
-	(ra == na && memcmp(da, ra_ref, na) == 0) ? passed++ : failed++;
-	(rb == nb && memcmp(db, rb_ref, nb) == 0) ? passed++ : failed++;
+  struct hash_ctx a, b;
+  size_t la = 1000, lb = 777, ca = 100, cb = 37, pa = 0, pb = 0;
+  size_t oa = hash_alg_digest_len(alg_a) ? 0 : 32, ob = hash_alg_digest_len(alg_b) ? 0 : 32;
+  uint8_t da[64], db[64];
+  int ra = hash_begin(&a, alg_a, prov, flags), rb = hash_begin(&b, alg_b, prov, flags);
+  while (ra >= 0 && rb >= 0 && (pa < la || pb < lb)) {
+    size_t na = la - pa < ca ? la - pa : ca, nb = lb - pb < cb ? lb - pb : cb;
+    if (na) {
+      ra = hash_update(&a, msgbuf + pa, na);
+      pa += na;
+    }
+    if (nb && rb >= 0) {
+      rb = hash_update(&b, msgbuf + pb, nb);
+      pb += nb;
+    }
+  }
+  if (ra >= 0)
+    ra = hash_final(&a, da, oa ? oa : sizeof(da));
+  if (rb >= 0)
+    rb = hash_final(&b, db, ob ? ob : sizeof(db));
+  printf("I %s %s pat %u %u ", hash_alg_name(alg_a), path, (unsigned)la, (unsigned)ca);
+  if (ra > 0)
+    hex(da, ra);
+  else
+    printf("error%d", ra);
+  printf("\nI %s %s pat %u %u ", hash_alg_name(alg_b), path, (unsigned)lb, (unsigned)cb);
+  if (rb > 0)
+    hex(db, rb);
+  else
+    printf("error%d", rb);
+  printf("\n");
+  uint8_t ra_ref[64], rb_ref[64];
+  int na = hash_digest(alg_a, HASH_PROV_SW, 0, msgbuf, la, ra_ref, oa ? oa : sizeof(ra_ref));
+  int nb = hash_digest(alg_b, HASH_PROV_SW, 0, msgbuf, lb, rb_ref, ob ? ob : sizeof(rb_ref));
+  (ra == na && memcmp(da, ra_ref, na) == 0) ? passed++ : failed++;
+  (rb == nb && memcmp(db, rb_ref, nb) == 0) ? passed++ : failed++;
 }
 
 static void known_answers(void)
 {
-	static const uint8_t hello256[32] = {
-		0x2c, 0xf2, 0x4d, 0xba, 0x5f, 0xb0, 0xa3, 0x0e, 0x26, 0xe8, 0x3b, 0x2a, 0xc5, 0xb9, 0xe2, 0x9e,
-		0x1b, 0x16, 0x1e, 0x5c, 0x1f, 0xa7, 0x42, 0x5e, 0x73, 0x04, 0x33, 0x62, 0x93, 0x8b, 0x98, 0x24};
-	static const uint8_t empty256[32] = {
-		0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9, 0x24,
-		0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55};
-	static const uint8_t mouna512[64] = {
-		0xe7, 0x92, 0x89, 0x68, 0x76, 0x64, 0xe3, 0xd0, 0xdc, 0xf5, 0xb1, 0xc1, 0xde, 0xba, 0x54, 0x5f,
-		0x97, 0x66, 0xe5, 0x2f, 0xb0, 0xf1, 0xa8, 0xae, 0x1c, 0x6d, 0xce, 0x5e, 0x53, 0xe8, 0xdf, 0x74,
-		0x7e, 0xf6, 0x81, 0xeb, 0x41, 0x1c, 0x88, 0xb5, 0x70, 0xc0, 0x28, 0x09, 0xc4, 0xde, 0xbd, 0xb1,
-		0x70, 0x0b, 0xc6, 0x49, 0xfd, 0xaf, 0x90, 0xac, 0x30, 0x3b, 0x4d, 0xd6, 0xbb, 0xac, 0x58, 0xb8};
-	for (int p = 0; p < 4; p++) {
-		char what[48];
-		if (p && !have_engine(HASH_SHA256))
-			break;
-		hash_digest(HASH_SHA256, path_prov[p], path_flags[p], "hello", 5, out, 32);
-		snprintf(what, sizeof(what), "sha256_hello_%s", path_name[p]);
-		check(what, memcmp(out, hello256, 32), 0);
-		hash_digest(HASH_SHA256, path_prov[p], path_flags[p], "", 0, out, 32);
-		snprintf(what, sizeof(what), "sha256_empty_%s", path_name[p]);
-		check(what, memcmp(out, empty256, 32), 0);
-	}
-	for (int p = 0; p < 4; p++) {
-		char what[48];
-		if (p && !have_engine(HASH_SHA3_512))
-			break;
-		hash_digest(HASH_SHA3_512, path_prov[p], path_flags[p], "Mouna_Noura_ATSIP_2020", 22, out, 64);
-		snprintf(what, sizeof(what), "sha3_512_mouna_%s", path_name[p]);
-		check(what, memcmp(out, mouna512, 64), 0);
-	}
+  static const uint8_t hello256[32] = { 0x2c, 0xf2, 0x4d, 0xba, 0x5f, 0xb0, 0xa3, 0x0e, 0x26, 0xe8, 0x3b,
+    0x2a, 0xc5, 0xb9, 0xe2, 0x9e, 0x1b, 0x16, 0x1e, 0x5c, 0x1f, 0xa7, 0x42, 0x5e, 0x73, 0x04, 0x33, 0x62,
+    0x93, 0x8b, 0x98, 0x24 };
+  static const uint8_t empty256[32] = { 0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4,
+    0xc8, 0x99, 0x6f, 0xb9, 0x24, 0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b,
+    0x78, 0x52, 0xb8, 0x55 };
+  static const uint8_t mouna512[64] = { 0xe7, 0x92, 0x89, 0x68, 0x76, 0x64, 0xe3, 0xd0, 0xdc, 0xf5, 0xb1,
+    0xc1, 0xde, 0xba, 0x54, 0x5f, 0x97, 0x66, 0xe5, 0x2f, 0xb0, 0xf1, 0xa8, 0xae, 0x1c, 0x6d, 0xce, 0x5e,
+    0x53, 0xe8, 0xdf, 0x74, 0x7e, 0xf6, 0x81, 0xeb, 0x41, 0x1c, 0x88, 0xb5, 0x70, 0xc0, 0x28, 0x09, 0xc4,
+    0xde, 0xbd, 0xb1, 0x70, 0x0b, 0xc6, 0x49, 0xfd, 0xaf, 0x90, 0xac, 0x30, 0x3b, 0x4d, 0xd6, 0xbb, 0xac,
+    0x58, 0xb8 };
+  for (int p = 0; p < 4; p++) {
+    char what[48];
+    if (p && !have_engine(HASH_SHA256))
+      break;
+    hash_digest(HASH_SHA256, path_prov[p], path_flags[p], "hello", 5, out, 32);
+    snprintf(what, sizeof(what), "sha256_hello_%s", path_name[p]);
+    check(what, memcmp(out, hello256, 32), 0);
+    hash_digest(HASH_SHA256, path_prov[p], path_flags[p], "", 0, out, 32);
+    snprintf(what, sizeof(what), "sha256_empty_%s", path_name[p]);
+    check(what, memcmp(out, empty256, 32), 0);
+  }
+  for (int p = 0; p < 4; p++) {
+    char what[48];
+    if (p && !have_engine(HASH_SHA3_512))
+      break;
+    hash_digest(HASH_SHA3_512, path_prov[p], path_flags[p], "Mouna_Noura_ATSIP_2020", 22, out, 64);
+    snprintf(what, sizeof(what), "sha3_512_mouna_%s", path_name[p]);
+    check(what, memcmp(out, mouna512, 64), 0);
+  }
 }
 
 static void error_paths(void)
 {
-	struct hash_ctx c;
-	check("bad_alg", hash_digest(99, HASH_PROV_SW, 0, "x", 1, out, 32), HASH_ERR_ALG);
-	check("bad_provider", hash_digest(HASH_SHA256, 7, 0, "x", 1, out, 32), HASH_ERR_ALG);
-	check("bad_flags", hash_digest(HASH_SHA256, HASH_PROV_HW, 0x80, "x", 1, out, 32), HASH_ERR_ARG);
-	check("null_data", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, NULL, 5, out, 32), HASH_ERR_ARG);
-	check("null_out", hash_digest(HASH_SHA256, HASH_PROV_SW, 0, "x", 1, NULL, 32), HASH_ERR_ARG);
-	check("short_out", hash_digest(HASH_SHA256, HASH_PROV_SW, 0, "x", 1, out, 16), HASH_ERR_LEN);
-	check("null_ctx", hash_begin(NULL, HASH_SHA256, HASH_PROV_SW, 0), HASH_ERR_ARG);
-	hash_begin(&c, HASH_SHA256, HASH_PROV_SW, 0);
-	hash_final(&c, out, 32);
-	check("update_after_final", hash_update(&c, "x", 1), HASH_ERR_STATE);
-	if (!have_engine(HASH_SHA256))
-		return;
-	/* DMA from outside main RAM (here: the CSR bank): the engine refuses the command
+  struct hash_ctx c;
+  check("bad_alg", hash_digest(99, HASH_PROV_SW, 0, "x", 1, out, 32), HASH_ERR_ALG);
+  check("bad_provider", hash_digest(HASH_SHA256, 7, 0, "x", 1, out, 32), HASH_ERR_ALG);
+  check("bad_flags", hash_digest(HASH_SHA256, HASH_PROV_HW, 0x80, "x", 1, out, 32), HASH_ERR_ARG);
+  check("null_data", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, NULL, 5, out, 32), HASH_ERR_ARG);
+  check("null_out", hash_digest(HASH_SHA256, HASH_PROV_SW, 0, "x", 1, NULL, 32), HASH_ERR_ARG);
+  check("short_out", hash_digest(HASH_SHA256, HASH_PROV_SW, 0, "x", 1, out, 16), HASH_ERR_LEN);
+  check("null_ctx", hash_begin(NULL, HASH_SHA256, HASH_PROV_SW, 0), HASH_ERR_ARG);
+  hash_begin(&c, HASH_SHA256, HASH_PROV_SW, 0);
+  hash_final(&c, out, 32);
+  check("update_after_final", hash_update(&c, "x", 1), HASH_ERR_STATE);
+  if (!have_engine(HASH_SHA256))
+    return;
+  /* DMA from outside main RAM (here: the CSR bank): the engine refuses the command
 	 * with bad_range, the driver reports HASH_ERR_HW and the engine stays usable. */
-	hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
-	check("dma_outside_ram", hash_update(&c, (const void *)CSR_BASE, 64), HASH_ERR_HW);
-	check("dma_outside_ram_errors", (int)c.hw_errors, 1 << CSR_SHA256_ERRORS_BAD_RANGE_OFFSET);
-	check("usable_after_error", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32), 32);
-	/* A context abandoned mid-message does not block the next user. */
-	hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
-	hash_update(&c, msgbuf, 128);
-	hash_abort(&c);
-	check("usable_after_abort", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32), 32);
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  check("dma_outside_ram", hash_update(&c, (const void *)CSR_BASE, 64), HASH_ERR_HW);
+  check("dma_outside_ram_errors", (int)c.hw_errors, 1 << CSR_SHA256_ERRORS_BAD_RANGE_OFFSET);
+  check("usable_after_error", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32), 32);
+  /* A context abandoned mid-message does not block the next user. */
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  hash_update(&c, msgbuf, 128);
+  hash_abort(&c);
+  check("usable_after_abort", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32), 32);
 }
 
 static void selftest(void)
 {
-	/* Around the SHA-2 padding limits, word boundaries, and each algorithm's block. */
-	static const size_t lens[] = {0, 1, 3, 4, 55, 56, 64, 65, 300};
-	pattern(msgbuf, MAXLEN);
-	uint64_t t = now();
-	known_answers();
-	printf("P known %u\n", (unsigned)(now() - t));
-	for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
-		t = now();
-		size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
-		digest_all_paths(alg, "hello", (const uint8_t *)"hello", 5, outlen);
-		size_t block = hash_alg_block_len(alg);
-		for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
-			digest_all_paths(alg, "pat", msgbuf, lens[i], outlen);
-		if (block != 64)
-			for (size_t n = block - 1; n <= block + 1; n++)
-				digest_all_paths(alg, "pat", msgbuf, n, outlen);
-		if (!hash_alg_digest_len(alg))      /* SHAKE: more than one rate block of output */
-			digest_all_paths(alg, "pat", msgbuf, 100, 400);
-		printf("P %s %u\n", hash_alg_name(alg), (unsigned)(now() - t));
-	}
-	for (int p = 0; p < 4; p++) {
-		if (p == 0 || have_engine(HASH_SHA256))
-			interleaved(HASH_SHA256, HASH_SHA224, path_prov[p], path_flags[p], path_name[p]);
-		if (p == 0 || have_engine(HASH_SHA3_256))
-			interleaved(HASH_SHA3_256, HASH_SHAKE128, path_prov[p], path_flags[p], path_name[p]);
-	}
-	error_paths();
-	coherence();
-	printf("SELFTEST %d passed, %d failed\n", passed, failed);
+  /* Around the SHA-2 padding limits, word boundaries, and each algorithm's block. */
+  static const size_t lens[] = { 0, 1, 3, 4, 55, 56, 64, 65, 300 };
+  pattern(msgbuf, MAXLEN);
+  uint64_t t = now();
+  known_answers();
+  printf("P known %u\n", (unsigned)(now() - t));
+  for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
+    t = now();
+    size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
+    digest_all_paths(alg, "hello", (const uint8_t *)"hello", 5, outlen);
+    size_t block = hash_alg_block_len(alg);
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+      digest_all_paths(alg, "pat", msgbuf, lens[i], outlen);
+    if (block != 64)
+      for (size_t n = block - 1; n <= block + 1; n++)
+        digest_all_paths(alg, "pat", msgbuf, n, outlen);
+    if (!hash_alg_digest_len(alg)) /* SHAKE: more than one rate block of output */
+      digest_all_paths(alg, "pat", msgbuf, 100, 400);
+    printf("P %s %u\n", hash_alg_name(alg), (unsigned)(now() - t));
+  }
+  for (int p = 0; p < 4; p++) {
+    if (p == 0 || have_engine(HASH_SHA256))
+      interleaved(HASH_SHA256, HASH_SHA224, path_prov[p], path_flags[p], path_name[p]);
+    if (p == 0 || have_engine(HASH_SHA3_256))
+      interleaved(HASH_SHA3_256, HASH_SHAKE128, path_prov[p], path_flags[p], path_name[p]);
+  }
+  error_paths();
+  coherence();
+  printf("SELFTEST %d passed, %d failed\n", passed, failed);
 }
 
 /*
@@ -227,55 +242,55 @@ static void selftest(void)
  */
 static void fill_xorshift(uint8_t *p, size_t n, uint32_t seed)
 {
-	uint32_t x = seed;
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (uint8_t)x;
-	}
+  uint32_t x = seed;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    p[i] = (uint8_t)x;
+  }
 }
 
 static void coherence(void)
 {
-	static const size_t sizes[] = {1, 3, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256,
-	                               1000, 1024, 4095, 4096, 8192, 8193, 12345};
-	static const int algs[] = {HASH_SHA256, HASH_SHA3_256};
-	uint32_t seed = 0x1234567;
-	for (unsigned a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
-		if (!have_engine(algs[a]))
-			continue;
-		for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-			for (int off = 0; off < 4; off++) {
-				/* spread the buffers over different L2 lines and 4 KiB pages */
-				uint8_t *buf = msgbuf + ((i * 1040 + off * 4100) % (MAXLEN - 12345 - 8)) + off;
-				size_t n = sizes[i];
-				hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
-				seed = seed * 1664525u + 1013904223u;
-				fill_xorshift(buf, n, seed | 1);
-				int r = hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
-				printf("C %s %u %d %u ", hash_alg_name(algs[a]), (unsigned)n, off, (unsigned)(seed | 1));
-				if (r > 0)
-					hex(out, r);
-				else
-					printf("error%d", r);
-				printf("\n");
-			}
-		}
-	}
-	pattern(msgbuf, MAXLEN);
+  static const size_t sizes[] = { 1, 3, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 1000, 1024,
+    4095, 4096, 8192, 8193, 12345 };
+  static const int algs[] = { HASH_SHA256, HASH_SHA3_256 };
+  uint32_t seed = 0x1234567;
+  for (unsigned a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+    if (!have_engine(algs[a]))
+      continue;
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+      for (int off = 0; off < 4; off++) {
+        /* spread the buffers over different L2 lines and 4 KiB pages */
+        uint8_t *buf = msgbuf + ((i * 1040 + off * 4100) % (MAXLEN - 12345 - 8)) + off;
+        size_t n = sizes[i];
+        hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+        seed = seed * 1664525u + 1013904223u;
+        fill_xorshift(buf, n, seed | 1);
+        int r = hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+        printf("C %s %u %d %u ", hash_alg_name(algs[a]), (unsigned)n, off, (unsigned)(seed | 1));
+        if (r > 0)
+          hex(out, r);
+        else
+          printf("error%d", r);
+        printf("\n");
+      }
+    }
+  }
+  pattern(msgbuf, MAXLEN);
 }
 
 static void bench_one(int alg, int p, size_t len)
 {
-	size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
-	uint64_t t0 = now();
-	int r = hash_digest(alg, path_prov[p], path_flags[p], msgbuf, len, out, outlen);
-	uint64_t t1 = now();
-	uint32_t busy = p ? hash_hw_busy_cycles(hash_alg_engine(alg)) : 0;
-	if (r > 0)
-		printf("B %s %s %u %u %u\n", hash_alg_name(alg), path_name[p], (unsigned)len,
-		       (unsigned)(t1 - t0), (unsigned)busy);
+  size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
+  uint64_t t0 = now();
+  int r = hash_digest(alg, path_prov[p], path_flags[p], msgbuf, len, out, outlen);
+  uint64_t t1 = now();
+  uint32_t busy = p ? hash_hw_busy_cycles(hash_alg_engine(alg)) : 0;
+  if (r > 0)
+    printf("B %s %s %u %u %u\n", hash_alg_name(alg), path_name[p], (unsigned)len, (unsigned)(t1 - t0),
+        (unsigned)busy);
 }
 
 /*
@@ -285,58 +300,58 @@ static void bench_one(int alg, int p, size_t len)
  */
 static void bench_hot(int alg)
 {
-	size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
-	hash_digest(alg, HASH_PROV_HW, 0, msgbuf, 4096, out, outlen);
-	uint64_t t0 = now();
-	int r = hash_digest(alg, HASH_PROV_HW, 0, msgbuf, 4096, out, outlen);
-	uint64_t t1 = now();
-	if (r > 0)
-		printf("B %s dmahot 4096 %u %u\n", hash_alg_name(alg), (unsigned)(t1 - t0),
-		       (unsigned)hash_hw_busy_cycles(hash_alg_engine(alg)));
+  size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
+  hash_digest(alg, HASH_PROV_HW, 0, msgbuf, 4096, out, outlen);
+  uint64_t t0 = now();
+  int r = hash_digest(alg, HASH_PROV_HW, 0, msgbuf, 4096, out, outlen);
+  uint64_t t1 = now();
+  if (r > 0)
+    printf("B %s dmahot 4096 %u %u\n", hash_alg_name(alg), (unsigned)(t1 - t0),
+        (unsigned)hash_hw_busy_cycles(hash_alg_engine(alg)));
 }
 
 static void bench(void)
 {
-	static const size_t sizes[] = {0, 5, 55, 64, 1024, 4096, 65536};
-	uint64_t t0 = now(), t1 = now();
-	printf("B timer - 0 %u 0\n", (unsigned)(t1 - t0));
-	if (have_engine(HASH_SHA256))
-		bench_hot(HASH_SHA256);
-	if (have_engine(HASH_SHA3_256))
-		bench_hot(HASH_SHA3_256);
-	for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
+  static const size_t sizes[] = { 0, 5, 55, 64, 1024, 4096, 65536 };
+  uint64_t t0 = now(), t1 = now();
+  printf("B timer - 0 %u 0\n", (unsigned)(t1 - t0));
+  if (have_engine(HASH_SHA256))
+    bench_hot(HASH_SHA256);
+  if (have_engine(HASH_SHA3_256))
+    bench_hot(HASH_SHA3_256);
+  for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
 #ifndef BENCH_full
-		if (alg != HASH_SHA256 && alg != HASH_SHA3_256 && alg != HASH_SHA3_512)
-			continue;
+    if (alg != HASH_SHA256 && alg != HASH_SHA3_256 && alg != HASH_SHA3_512)
+      continue;
 #endif
-		for (int p = 0; p < 3; p++) {
-			if (p && !have_engine(alg))
-				continue;
-			for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    for (int p = 0; p < 3; p++) {
+      if (p && !have_engine(alg))
+        continue;
+      for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 #ifndef BENCH_full
-				if (p == 0 && sizes[i] == 65536 && alg != HASH_SHA256)
-					continue;   /* 8-16 M simulated clocks: only in the full benchmark */
+        if (p == 0 && sizes[i] == 65536 && alg != HASH_SHA256)
+          continue; /* 8-16 M simulated clocks: only in the full benchmark */
 #endif
-				bench_one(alg, p, sizes[i]);
-			}
-		}
-	}
+        bench_one(alg, p, sizes[i]);
+      }
+    }
+  }
 }
 
 int main(void)
 {
-	platform_check_soc();
-	platform_irq_init();
-	printf("\nHashSoC firmware: self-test and benchmark\n");
-	int engines = hash_probe();
-	printf("engines: sha256=%d keccak=%d\n", engines & 1, (engines >> 1) & 1);
-	uint64_t t0 = now();
-	selftest();
-	uint64_t t1 = now();
-	bench();
-	uint64_t t2 = now();
-	printf("CLOCKS selftest %u bench %u\n", (unsigned)(t1 - t0), (unsigned)(t2 - t1));
-	printf("DONE\n");
-	finish();
-	return 0;
+  platform_check_soc();
+  platform_irq_init();
+  printf("\nHashSoC firmware: self-test and benchmark\n");
+  int engines = hash_probe();
+  printf("engines: sha256=%d keccak=%d\n", engines & 1, (engines >> 1) & 1);
+  uint64_t t0 = now();
+  selftest();
+  uint64_t t1 = now();
+  bench();
+  uint64_t t2 = now();
+  printf("CLOCKS selftest %u bench %u\n", (unsigned)(t1 - t0), (unsigned)(t2 - t1));
+  printf("DONE\n");
+  finish();
+  return 0;
 }

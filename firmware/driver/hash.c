@@ -13,224 +13,245 @@
 #include "hashsoc/hash_regs.h"
 
 #ifndef HASH_PLAT_POLLS_BEFORE_SLEEP
-#define HASH_PLAT_POLLS_BEFORE_SLEEP 0   /* the platform's hash_plat.h may set a bound */
+#define HASH_PLAT_POLLS_BEFORE_SLEEP 0 /* the platform's hash_plat.h may set a bound */
 #endif
 
 enum { ST_IDLE, ST_OPEN, ST_FINISHED };
 
 struct alg_info {
-	const char *name;
-	uint8_t engine, mode, digest, block, pad;
+  const char *name;
+  uint8_t engine, mode, digest, block, pad;
 };
 
 static const struct alg_info algs[HASH_ALG_COUNT] = {
-	[HASH_SHA256]     = {"SHA-256",    HASH_ENGINE_SHA256, 0, 32, 64, 0},
-	[HASH_SHA224]     = {"SHA-224",    HASH_ENGINE_SHA256, 1, 28, 64, 0},
-	[HASH_SHA3_224]   = {"SHA3-224",   HASH_ENGINE_KECCAK, 0, 28, 144, 0x06},
-	[HASH_SHA3_256]   = {"SHA3-256",   HASH_ENGINE_KECCAK, 1, 32, 136, 0x06},
-	[HASH_SHA3_384]   = {"SHA3-384",   HASH_ENGINE_KECCAK, 2, 48, 104, 0x06},
-	[HASH_SHA3_512]   = {"SHA3-512",   HASH_ENGINE_KECCAK, 3, 64, 72, 0x06},
-	[HASH_SHAKE128]   = {"SHAKE128",   HASH_ENGINE_KECCAK, 4, 0, 168, 0x1F},
-	[HASH_SHAKE256]   = {"SHAKE256",   HASH_ENGINE_KECCAK, 5, 0, 136, 0x1F},
-	[HASH_KECCAK_224] = {"Keccak-224", HASH_ENGINE_KECCAK, 6, 28, 144, 0x01},
-	[HASH_KECCAK_256] = {"Keccak-256", HASH_ENGINE_KECCAK, 7, 32, 136, 0x01},
-	[HASH_KECCAK_384] = {"Keccak-384", HASH_ENGINE_KECCAK, 8, 48, 104, 0x01},
-	[HASH_KECCAK_512] = {"Keccak-512", HASH_ENGINE_KECCAK, 9, 64, 72, 0x01},
+  [HASH_SHA256] = { "SHA-256", HASH_ENGINE_SHA256, 0, 32, 64, 0 },
+  [HASH_SHA224] = { "SHA-224", HASH_ENGINE_SHA256, 1, 28, 64, 0 },
+  [HASH_SHA3_224] = { "SHA3-224", HASH_ENGINE_KECCAK, 0, 28, 144, 0x06 },
+  [HASH_SHA3_256] = { "SHA3-256", HASH_ENGINE_KECCAK, 1, 32, 136, 0x06 },
+  [HASH_SHA3_384] = { "SHA3-384", HASH_ENGINE_KECCAK, 2, 48, 104, 0x06 },
+  [HASH_SHA3_512] = { "SHA3-512", HASH_ENGINE_KECCAK, 3, 64, 72, 0x06 },
+  [HASH_SHAKE128] = { "SHAKE128", HASH_ENGINE_KECCAK, 4, 0, 168, 0x1F },
+  [HASH_SHAKE256] = { "SHAKE256", HASH_ENGINE_KECCAK, 5, 0, 136, 0x1F },
+  [HASH_KECCAK_224] = { "Keccak-224", HASH_ENGINE_KECCAK, 6, 28, 144, 0x01 },
+  [HASH_KECCAK_256] = { "Keccak-256", HASH_ENGINE_KECCAK, 7, 32, 136, 0x01 },
+  [HASH_KECCAK_384] = { "Keccak-384", HASH_ENGINE_KECCAK, 8, 48, 104, 0x01 },
+  [HASH_KECCAK_512] = { "Keccak-512", HASH_ENGINE_KECCAK, 9, 64, 72, 0x01 },
 };
 
 struct engine {
-	uintptr_t csr, win;
-	uint32_t ident;
-	uint8_t ctx_words;          /* context words that make up an exported state */
-	int8_t present;             /* -1: not probed yet */
-	struct hash_ctx *owner;     /* context whose state is in the engine */
-	volatile int irq_flag;
-	uint32_t irq_events;        /* HASH_F_IRQ: the events that end the current wait */
+  uintptr_t csr, win;
+  uint32_t ident;
+  uint8_t ctx_words;      /* context words that make up an exported state */
+  int8_t present;         /* -1: not probed yet */
+  struct hash_ctx *owner; /* context whose state is in the engine */
+  volatile int irq_flag;
+  uint32_t irq_events; /* HASH_F_IRQ: the events that end the current wait */
 };
 
 static struct engine engines[HASH_ENGINE_COUNT] = {
-	{HASH_SHA256_CSR_BASE, HASH_SHA256_WIN_BASE, HASH_ENGINE_ID_SHA256, 10, -1, 0, 0, 0},
-	{HASH_KECCAK_CSR_BASE, HASH_KECCAK_WIN_BASE, HASH_ENGINE_ID_KECCAK, 52, -1, 0, 0, 0},
+  { HASH_SHA256_CSR_BASE, HASH_SHA256_WIN_BASE, HASH_ENGINE_ID_SHA256, 10, -1, 0, 0, 0 },
+  { HASH_KECCAK_CSR_BASE, HASH_KECCAK_WIN_BASE, HASH_ENGINE_ID_KECCAK, 52, -1, 0, 0, 0 },
 };
 
-static int valid_alg(int alg) { return alg >= 0 && alg < HASH_ALG_COUNT; }
-const char *hash_alg_name(int alg) { return valid_alg(alg) ? algs[alg].name : 0; }
-int hash_alg_digest_len(int alg) { return valid_alg(alg) ? algs[alg].digest : HASH_ERR_ALG; }
-int hash_alg_block_len(int alg) { return valid_alg(alg) ? algs[alg].block : HASH_ERR_ALG; }
-int hash_alg_engine(int alg) { return valid_alg(alg) ? algs[alg].engine : HASH_ERR_ALG; }
+static int valid_alg(int alg)
+{
+  return alg >= 0 && alg < HASH_ALG_COUNT;
+}
+const char *hash_alg_name(int alg)
+{
+  return valid_alg(alg) ? algs[alg].name : 0;
+}
+int hash_alg_digest_len(int alg)
+{
+  return valid_alg(alg) ? algs[alg].digest : HASH_ERR_ALG;
+}
+int hash_alg_block_len(int alg)
+{
+  return valid_alg(alg) ? algs[alg].block : HASH_ERR_ALG;
+}
+int hash_alg_engine(int alg)
+{
+  return valid_alg(alg) ? algs[alg].engine : HASH_ERR_ALG;
+}
 
 static void copy(void *dst, const void *src, size_t n)
 {
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-	while (n--)
-		*d++ = *s++;
+  uint8_t *d = dst;
+  const uint8_t *s = src;
+  while (n--)
+    *d++ = *s++;
 }
 
 /* ---- registers ---- */
 
-static uint32_t rd(struct engine *e, uint32_t off) { return hash_plat_read(e->csr + off); }
-static void wr(struct engine *e, uint32_t off, uint32_t v) { hash_plat_write(e->csr + off, v); }
+static uint32_t rd(struct engine *e, uint32_t off)
+{
+  return hash_plat_read(e->csr + off);
+}
+static void wr(struct engine *e, uint32_t off, uint32_t v)
+{
+  hash_plat_write(e->csr + off, v);
+}
 
 /* The first call reads the ID registers and resets the engines; later calls only report
  * (resetting then would destroy a message some context holds in an engine). */
 int hash_probe(void)
 {
-	int mask = 0;
-	for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
-		struct engine *e = &engines[i];
-		if (e->present < 0) {
-			e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
-			if (e->present) {
-				wr(e, HREG(EV_ENABLE), 0);
-				wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
-			}
-		}
-		if (e->present)
-			mask |= 1 << i;
-	}
-	return mask;
+  int mask = 0;
+  for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
+    struct engine *e = &engines[i];
+    if (e->present < 0) {
+      e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
+      if (e->present) {
+        wr(e, HREG(EV_ENABLE), 0);
+        wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+      }
+    }
+    if (e->present)
+      mask |= 1 << i;
+  }
+  return mask;
 }
 
 static struct engine *engine_for(int alg)
 {
-	struct engine *e = &engines[algs[alg].engine];
-	if (e->present < 0)
-		hash_probe();
-	return e->present ? e : 0;
+  struct engine *e = &engines[algs[alg].engine];
+  if (e->present < 0)
+    hash_probe();
+  return e->present ? e : 0;
 }
 
 /* The engine failed: drop the message and leave the engine clean for the next user. */
 static int fail(struct engine *e, struct hash_ctx *c, int err)
 {
-	c->hw_errors = rd(e, HREG(ERRORS));
-	wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
-	wr(e, HREG(EV_ENABLE), 0);
-	e->irq_events = 0;
-	e->owner = 0;
-	c->state = ST_FINISHED;
-	return err;
+  c->hw_errors = rd(e, HREG(ERRORS));
+  wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+  wr(e, HREG(EV_ENABLE), 0);
+  e->irq_events = 0;
+  e->owner = 0;
+  c->state = ST_FINISHED;
+  return err;
 }
 
 /* Name the events that end the next wait (HASH_F_IRQ); wait_status enables them only
  * if it is going to sleep. */
 static void irq_arm(struct engine *e, struct hash_ctx *c, uint32_t events)
 {
-	if (c->flags & HASH_F_IRQ)
-		e->irq_events = events | HBIT(EV_ENABLE, ERROR);
+  if (c->flags & HASH_F_IRQ)
+    e->irq_events = events | HBIT(EV_ENABLE, ERROR);
 }
 
 /* Wait until (status & mask) == want. Bounded; an error bit fails the message. */
 static int wait_status(struct engine *e, struct hash_ctx *c, uint32_t mask, uint32_t want)
 {
-	if (e->irq_events) {
-		/* Adaptive: most waits (a block, a page of DMA) end sooner than an interrupt
+  if (e->irq_events) {
+    /* Adaptive: most waits (a block, a page of DMA) end sooner than an interrupt
 		 * round trip through the OS. Poll up to the platform's bound with the interrupt
 		 * off; only then enable it, look once more (so a completion between the last
 		 * poll and the enable is not missed: status is a level), and sleep. */
-		uint32_t st = rd(e, HREG(STATUS));
-		for (uint32_t n = 0; n < HASH_PLAT_POLLS_BEFORE_SLEEP && (st & mask) != want &&
-		     !(st & HBIT(STATUS, ERROR)); n++)
-			st = rd(e, HREG(STATUS));
-		if ((st & mask) != want && !(st & HBIT(STATUS, ERROR))) {
-			e->irq_flag = 0;
-			wr(e, HREG(EV_PENDING), 0xffffffffu);
-			wr(e, HREG(EV_ENABLE), e->irq_events);
-			st = rd(e, HREG(STATUS));
-			if ((st & mask) != want && !(st & HBIT(STATUS, ERROR)))
-				hash_plat_irq_wait(e - engines, &e->irq_flag);
-			wr(e, HREG(EV_ENABLE), 0);
-		}
-		e->irq_events = 0;
-	}
-	for (uint32_t n = 0;; n++) {
-		uint32_t st = rd(e, HREG(STATUS));
-		if (st & HBIT(STATUS, ERROR))
-			return fail(e, c, HASH_ERR_HW);
-		if ((st & mask) == want)
-			return HASH_OK;
-		if (n >= HASH_PLAT_SPIN_LIMIT)
-			return fail(e, c, HASH_ERR_TIMEOUT);
-	}
+    uint32_t st = rd(e, HREG(STATUS));
+    for (uint32_t n = 0;
+         n < HASH_PLAT_POLLS_BEFORE_SLEEP && (st & mask) != want && !(st & HBIT(STATUS, ERROR)); n++)
+      st = rd(e, HREG(STATUS));
+    if ((st & mask) != want && !(st & HBIT(STATUS, ERROR))) {
+      e->irq_flag = 0;
+      wr(e, HREG(EV_PENDING), 0xffffffffu);
+      wr(e, HREG(EV_ENABLE), e->irq_events);
+      st = rd(e, HREG(STATUS));
+      if ((st & mask) != want && !(st & HBIT(STATUS, ERROR)))
+        hash_plat_irq_wait(e - engines, &e->irq_flag);
+      wr(e, HREG(EV_ENABLE), 0);
+    }
+    e->irq_events = 0;
+  }
+  for (uint32_t n = 0;; n++) {
+    uint32_t st = rd(e, HREG(STATUS));
+    if (st & HBIT(STATUS, ERROR))
+      return fail(e, c, HASH_ERR_HW);
+    if ((st & mask) == want)
+      return HASH_OK;
+    if (n >= HASH_PLAT_SPIN_LIMIT)
+      return fail(e, c, HASH_ERR_TIMEOUT);
+  }
 }
 
 /* ---- moving the engine between contexts ---- */
 
 static void save(struct engine *e, struct hash_ctx *o)
 {
-	/* Holders are always at a block boundary between calls, so busy is 0 here. */
-	for (int i = 0; i < e->ctx_words; i++)
-		o->u.hw_ctx[i] = hash_plat_read(e->win + HWIN_CTX + 4 * i);
-	o->hw_saved = 1;
-	e->owner = 0;
+  /* Holders are always at a block boundary between calls, so busy is 0 here. */
+  for (int i = 0; i < e->ctx_words; i++)
+    o->u.hw_ctx[i] = hash_plat_read(e->win + HWIN_CTX + 4 * i);
+  o->hw_saved = 1;
+  e->owner = 0;
 }
 
 void hash_release(int engine)
 {
-	if (engine < 0 || engine >= HASH_ENGINE_COUNT)
-		return;
-	struct engine *e = &engines[engine];
-	hash_plat_lock(engine);
-	if (e->owner)
-		save(e, e->owner);
-	hash_plat_unlock(engine);
+  if (engine < 0 || engine >= HASH_ENGINE_COUNT)
+    return;
+  struct engine *e = &engines[engine];
+  hash_plat_lock(engine);
+  if (e->owner)
+    save(e, e->owner);
+  hash_plat_unlock(engine);
 }
 
 /* Make the engine hold c's message: open it in c's mode, importing saved state. */
 static int acquire(struct engine *e, struct hash_ctx *c)
 {
-	if (e->owner == c)
-		return HASH_OK;
-	if (e->owner)
-		save(e, e->owner);
-	/* After an abort the DMA may still be ending its last bus read. */
-	for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
-		if (n >= HASH_PLAT_SPIN_LIMIT)
-			return fail(e, c, HASH_ERR_TIMEOUT);
-	wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
-	if (c->hw_saved) {
-		for (int i = 0; i < e->ctx_words; i++)
-			hash_plat_write(e->win + HWIN_CTX + 4 * i, c->u.hw_ctx[i]);
-		c->hw_saved = 0;
-	}
-	if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
-		return fail(e, c, HASH_ERR_HW);
-	e->owner = c;
-	return HASH_OK;
+  if (e->owner == c)
+    return HASH_OK;
+  if (e->owner)
+    save(e, e->owner);
+  /* After an abort the DMA may still be ending its last bus read. */
+  for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
+    if (n >= HASH_PLAT_SPIN_LIMIT)
+      return fail(e, c, HASH_ERR_TIMEOUT);
+  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
+  if (c->hw_saved) {
+    for (int i = 0; i < e->ctx_words; i++)
+      hash_plat_write(e->win + HWIN_CTX + 4 * i, c->u.hw_ctx[i]);
+    c->hw_saved = 0;
+  }
+  if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
+    return fail(e, c, HASH_ERR_HW);
+  e->owner = c;
+  return HASH_OK;
 }
 
 /* ---- feeding data ---- */
 
 static void pio_words(struct engine *e, const uint8_t *p, size_t n)
 {
-	uintptr_t w = e->win + HWIN_DATA;
-	if (((uintptr_t)p & 3) == 0) {
-		const uint32_t *q = (const uint32_t *)p;
-		for (size_t i = 0; i < n / 4; i++)
-			hash_plat_write(w, q[i]);
-	} else {
-		for (size_t i = 0; i + 4 <= n; i += 4)
-			hash_plat_write(w, p[i] | p[i + 1] << 8 | p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
-	}
+  uintptr_t w = e->win + HWIN_DATA;
+  if (((uintptr_t)p & 3) == 0) {
+    const uint32_t *q = (const uint32_t *)p;
+    for (size_t i = 0; i < n / 4; i++)
+      hash_plat_write(w, q[i]);
+  } else {
+    for (size_t i = 0; i + 4 <= n; i += 4)
+      hash_plat_write(w, p[i] | p[i + 1] << 8 | p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
+  }
 }
 
 static void pio_final(struct engine *e, const uint8_t *p, size_t k)
 {
-	uint32_t v = 0;
-	for (size_t i = 0; i < k; i++)
-		v |= (uint32_t)p[i] << (8 * i);
-	hash_plat_write(e->win + HWIN_FINAL + 4 * k, v);
+  uint32_t v = 0;
+  for (size_t i = 0; i < k; i++)
+    v |= (uint32_t)p[i] << (8 * i);
+  hash_plat_write(e->win + HWIN_FINAL + 4 * k, v);
 }
 
 /* Give the engine n bytes by CPU stores; with last, they end the message. */
 static int feed_pio(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
 {
-	pio_words(e, p, n & ~(size_t)3);
-	if (last)
-		pio_final(e, p + (n & ~(size_t)3), n & 3);
-	if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
-		return fail(e, c, HASH_ERR_HW);
-	return HASH_OK;
+  pio_words(e, p, n & ~(size_t)3);
+  if (last)
+    pio_final(e, p + (n & ~(size_t)3), n & 3);
+  if (rd(e, HREG(STATUS)) & HBIT(STATUS, ERROR))
+    return fail(e, c, HASH_ERR_HW);
+  return HASH_OK;
 }
 
 /* Give the engine the caller's n bytes (DMA unless HASH_F_PIO); with last, they end the
@@ -239,250 +260,249 @@ static int feed_pio(struct engine *e, struct hash_ctx *c, const uint8_t *p, size
  * mapped virtual = physical). */
 static int feed(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
 {
-	if (c->flags & HASH_F_PIO)
-		return feed_pio(e, c, p, n, last);
-	if (n == 0) {           /* nothing to read: just close the message */
-		if (last)
-			pio_final(e, p, 0);
-		return HASH_OK;
-	}
-	wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(p));
-	wr(e, HREG(DMA_LEN), (uint32_t)n);
-	irq_arm(e, c, HBIT(EV_ENABLE, DMA));
-	wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | (last ? HBIT(DMA_CTRL, LAST) : 0));
-	return wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
+  if (c->flags & HASH_F_PIO)
+    return feed_pio(e, c, p, n, last);
+  if (n == 0) { /* nothing to read: just close the message */
+    if (last)
+      pio_final(e, p, 0);
+    return HASH_OK;
+  }
+  wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(p));
+  wr(e, HREG(DMA_LEN), (uint32_t)n);
+  irq_arm(e, c, HBIT(EV_ENABLE, DMA));
+  wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | (last ? HBIT(DMA_CTRL, LAST) : 0));
+  return wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
 }
 
 /* After the last bytes: wait for done, read the output, free the engine. */
 static int finish(struct engine *e, struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
-	const struct alg_info *a = &algs[c->alg];
-	size_t want = a->digest ? a->digest : outlen;
-	size_t got = 0;
-	int r;
+  const struct alg_info *a = &algs[c->alg];
+  size_t want = a->digest ? a->digest : outlen;
+  size_t got = 0;
+  int r;
 
-	irq_arm(e, c, HBIT(EV_ENABLE, DONE));
-	if ((r = wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
-		return r;
-	for (;;) {
-		size_t n = want - got < a->block ? want - got : a->block;
-		for (size_t i = 0; i < n; i += 4) {
-			uint32_t w = hash_plat_read(e->win + HWIN_CTX + i);
-			for (size_t j = 0; j < 4 && i + j < n; j++)
-				out[got + i + j] = w >> (8 * j);
-		}
-		got += n;
-		if (got == want)
-			break;
-		irq_arm(e, c, HBIT(EV_ENABLE, DONE));
-		wr(e, HREG(CTRL), HBIT(CTRL, SQUEEZE) | ((uint32_t)a->mode << HSHIFT(CTRL, MODE)));
-		if ((r = wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
-			return r;
-	}
-	e->owner = 0;
-	c->state = ST_FINISHED;
-	return (int)got;
+  irq_arm(e, c, HBIT(EV_ENABLE, DONE));
+  if ((r = wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
+    return r;
+  for (;;) {
+    size_t n = want - got < a->block ? want - got : a->block;
+    for (size_t i = 0; i < n; i += 4) {
+      uint32_t w = hash_plat_read(e->win + HWIN_CTX + i);
+      for (size_t j = 0; j < 4 && i + j < n; j++)
+        out[got + i + j] = w >> (8 * j);
+    }
+    got += n;
+    if (got == want)
+      break;
+    irq_arm(e, c, HBIT(EV_ENABLE, DONE));
+    wr(e, HREG(CTRL), HBIT(CTRL, SQUEEZE) | ((uint32_t)a->mode << HSHIFT(CTRL, MODE)));
+    if ((r = wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
+      return r;
+  }
+  e->owner = 0;
+  c->state = ST_FINISHED;
+  return (int)got;
 }
 
 /* ---- the API ---- */
 
 int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
 {
-	if (!c)
-		return HASH_ERR_ARG;
-	if (!valid_alg(alg) || (provider != HASH_PROV_SW && provider != HASH_PROV_HW))
-		return HASH_ERR_ALG;
-	if (flags & ~(HASH_F_PIO | HASH_F_IRQ))
-		return HASH_ERR_ARG;
-	/* A context begun again must not continue an old message an engine still holds for
+  if (!c)
+    return HASH_ERR_ARG;
+  if (!valid_alg(alg) || (provider != HASH_PROV_SW && provider != HASH_PROV_HW))
+    return HASH_ERR_ALG;
+  if (flags & ~(HASH_F_PIO | HASH_F_IRQ))
+    return HASH_ERR_ARG;
+  /* A context begun again must not continue an old message an engine still holds for
 	 * it. (Its fields may be uninitialised: only compare the pointer.) */
-	for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
-		struct engine *e = &engines[i];
-		if (e->owner == c) {
-			hash_plat_lock(i);
-			wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
-			e->owner = 0;
-			hash_plat_unlock(i);
-		}
-	}
-	c->alg = alg;
-	c->provider = provider;
-	c->flags = flags;
-	c->block = algs[alg].block;
-	c->digest_len = algs[alg].digest;
-	c->buflen = 0;
-	c->total = 0;
-	c->hw_errors = 0;
-	c->hw_saved = 0;
-	if (provider == HASH_PROV_HW) {
-		if (!engine_for(alg))
-			return HASH_ERR_NODEV;
-	} else if (algs[alg].engine == HASH_ENGINE_SHA256) {
-		sha256_sw_init(&c->u.sha, alg == HASH_SHA224);
-	} else {
-		keccak_sw_init(&c->u.keccak, algs[alg].block, algs[alg].pad);
-	}
-	c->state = ST_OPEN;
-	return HASH_OK;
+  for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
+    struct engine *e = &engines[i];
+    if (e->owner == c) {
+      hash_plat_lock(i);
+      wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+      e->owner = 0;
+      hash_plat_unlock(i);
+    }
+  }
+  c->alg = alg;
+  c->provider = provider;
+  c->flags = flags;
+  c->block = algs[alg].block;
+  c->digest_len = algs[alg].digest;
+  c->buflen = 0;
+  c->total = 0;
+  c->hw_errors = 0;
+  c->hw_saved = 0;
+  if (provider == HASH_PROV_HW) {
+    if (!engine_for(alg))
+      return HASH_ERR_NODEV;
+  } else if (algs[alg].engine == HASH_ENGINE_SHA256) {
+    sha256_sw_init(&c->u.sha, alg == HASH_SHA224);
+  } else {
+    keccak_sw_init(&c->u.keccak, algs[alg].block, algs[alg].pad);
+  }
+  c->state = ST_OPEN;
+  return HASH_OK;
 }
 
 int hash_update(struct hash_ctx *c, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-	int r = HASH_OK;
+  const uint8_t *p = data;
+  int r = HASH_OK;
 
-	if (!c || (!data && len))
-		return HASH_ERR_ARG;
-	if (c->state != ST_OPEN)
-		return HASH_ERR_STATE;
-	/* SHA-2 counts bits in 64 bits: at most 2^61 - 1 bytes. */
-	if (c->total + len < c->total || (c->total + len) >> 61)
-		return HASH_ERR_LEN;
-	c->total += len;
-	if (c->provider == HASH_PROV_SW) {
-		if (algs[c->alg].engine == HASH_ENGINE_SHA256)
-			sha256_sw_update(&c->u.sha, p, len);
-		else
-			keccak_sw_absorb(&c->u.keccak, p, len);
-		return HASH_OK;
-	}
+  if (!c || (!data && len))
+    return HASH_ERR_ARG;
+  if (c->state != ST_OPEN)
+    return HASH_ERR_STATE;
+  /* SHA-2 counts bits in 64 bits: at most 2^61 - 1 bytes. */
+  if (c->total + len < c->total || (c->total + len) >> 61)
+    return HASH_ERR_LEN;
+  c->total += len;
+  if (c->provider == HASH_PROV_SW) {
+    if (algs[c->alg].engine == HASH_ENGINE_SHA256)
+      sha256_sw_update(&c->u.sha, p, len);
+    else
+      keccak_sw_absorb(&c->u.keccak, p, len);
+    return HASH_OK;
+  }
 
-	int id = algs[c->alg].engine;
-	struct engine *e = &engines[id];
-	hash_plat_lock(id);
-	if (c->buflen) {
-		size_t take = c->block - c->buflen < len ? c->block - c->buflen : len;
-		copy(c->buf + c->buflen, p, take);
-		c->buflen += take;
-		p += take;
-		len -= take;
-		if (c->buflen < c->block)
-			goto out;       /* all of data is in buf; nothing for the engine yet */
-		if ((r = acquire(e, c)) < 0 || (r = feed_pio(e, c, c->buf, c->block, 0)) < 0)
-			goto out;
-		c->buflen = 0;
-	}
-	size_t whole = len - len % c->block;
-	if (whole) {
-		if ((r = acquire(e, c)) < 0 || (r = feed(e, c, p, whole, 0)) < 0)
-			goto out;
-	}
-	copy(c->buf, p + whole, len - whole);
-	c->buflen = len - whole;
-	/* Leave the engine idle at a block boundary, so it can be handed over. */
-	if (e->owner == c)
-		r = wait_status(e, c, HBIT(STATUS, BUSY), 0);
+  int id = algs[c->alg].engine;
+  struct engine *e = &engines[id];
+  hash_plat_lock(id);
+  if (c->buflen) {
+    size_t take = c->block - c->buflen < len ? c->block - c->buflen : len;
+    copy(c->buf + c->buflen, p, take);
+    c->buflen += take;
+    p += take;
+    len -= take;
+    if (c->buflen < c->block)
+      goto out; /* all of data is in buf; nothing for the engine yet */
+    if ((r = acquire(e, c)) < 0 || (r = feed_pio(e, c, c->buf, c->block, 0)) < 0)
+      goto out;
+    c->buflen = 0;
+  }
+  size_t whole = len - len % c->block;
+  if (whole) {
+    if ((r = acquire(e, c)) < 0 || (r = feed(e, c, p, whole, 0)) < 0)
+      goto out;
+  }
+  copy(c->buf, p + whole, len - whole);
+  c->buflen = len - whole;
+  /* Leave the engine idle at a block boundary, so it can be handed over. */
+  if (e->owner == c)
+    r = wait_status(e, c, HBIT(STATUS, BUSY), 0);
 out:
-	hash_plat_unlock(id);
-	return r;
+  hash_plat_unlock(id);
+  return r;
 }
 
 static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
-	if (algs[c->alg].engine == HASH_ENGINE_SHA256) {
-		uint8_t d[32];
-		sha256_sw_final(&c->u.sha, d);
-		copy(out, d, c->digest_len);
-		outlen = c->digest_len;
-	} else {
-		keccak_sw_squeeze(&c->u.keccak, out, c->digest_len ? c->digest_len : outlen);
-		outlen = c->digest_len ? c->digest_len : outlen;
-	}
-	c->state = ST_FINISHED;
-	return (int)outlen;
+  if (algs[c->alg].engine == HASH_ENGINE_SHA256) {
+    uint8_t d[32];
+    sha256_sw_final(&c->u.sha, d);
+    copy(out, d, c->digest_len);
+    outlen = c->digest_len;
+  } else {
+    keccak_sw_squeeze(&c->u.keccak, out, c->digest_len ? c->digest_len : outlen);
+    outlen = c->digest_len ? c->digest_len : outlen;
+  }
+  c->state = ST_FINISHED;
+  return (int)outlen;
 }
 
 static int check_out(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
-	if (!out && outlen)
-		return HASH_ERR_ARG;
-	if (c->digest_len ? outlen < c->digest_len : outlen > 0x7fffffff)
-		return HASH_ERR_LEN;
-	if (c->digest_len && !out)
-		return HASH_ERR_ARG;
-	return HASH_OK;
+  if (!out && outlen)
+    return HASH_ERR_ARG;
+  if (c->digest_len ? outlen < c->digest_len : outlen > 0x7fffffff)
+    return HASH_ERR_LEN;
+  if (c->digest_len && !out)
+    return HASH_ERR_ARG;
+  return HASH_OK;
 }
 
 int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
-	int r;
-	if (!c)
-		return HASH_ERR_ARG;
-	if (c->state != ST_OPEN)
-		return HASH_ERR_STATE;
-	if ((r = check_out(c, out, outlen)) < 0)
-		return r;
-	if (c->provider == HASH_PROV_SW)
-		return sw_final(c, out, outlen);
+  int r;
+  if (!c)
+    return HASH_ERR_ARG;
+  if (c->state != ST_OPEN)
+    return HASH_ERR_STATE;
+  if ((r = check_out(c, out, outlen)) < 0)
+    return r;
+  if (c->provider == HASH_PROV_SW)
+    return sw_final(c, out, outlen);
 
-	int id = algs[c->alg].engine;
-	struct engine *e = &engines[id];
-	hash_plat_lock(id);
-	if ((r = acquire(e, c)) >= 0 && (r = feed_pio(e, c, c->buf, c->buflen, 1)) >= 0)
-		r = finish(e, c, out, outlen);
-	hash_plat_unlock(id);
-	return r;
+  int id = algs[c->alg].engine;
+  struct engine *e = &engines[id];
+  hash_plat_lock(id);
+  if ((r = acquire(e, c)) >= 0 && (r = feed_pio(e, c, c->buf, c->buflen, 1)) >= 0)
+    r = finish(e, c, out, outlen);
+  hash_plat_unlock(id);
+  return r;
 }
 
 void hash_abort(struct hash_ctx *c)
 {
-	if (!c || c->state != ST_OPEN)
-		return;
-	if (c->provider == HASH_PROV_HW) {
-		int id = algs[c->alg].engine;
-		struct engine *e = &engines[id];
-		hash_plat_lock(id);
-		if (e->owner == c) {
-			wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
-			e->owner = 0;
-		}
-		hash_plat_unlock(id);
-	}
-	c->state = ST_FINISHED;
+  if (!c || c->state != ST_OPEN)
+    return;
+  if (c->provider == HASH_PROV_HW) {
+    int id = algs[c->alg].engine;
+    struct engine *e = &engines[id];
+    hash_plat_lock(id);
+    if (e->owner == c) {
+      wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+      e->owner = 0;
+    }
+    hash_plat_unlock(id);
+  }
+  c->state = ST_FINISHED;
 }
 
-int hash_digest(int alg, int provider, int flags, const void *data, size_t len,
-                uint8_t *out, size_t outlen)
+int hash_digest(int alg, int provider, int flags, const void *data, size_t len, uint8_t *out, size_t outlen)
 {
-	struct hash_ctx c;
-	int r;
+  struct hash_ctx c;
+  int r;
 
-	if (!data && len)
-		return HASH_ERR_ARG;
-	if ((r = hash_begin(&c, alg, provider, flags)) < 0)
-		return r;
-	if ((r = check_out(&c, out, outlen)) < 0)
-		return r;
-	if (provider == HASH_PROV_SW) {
-		if ((r = hash_update(&c, data, len)) < 0)
-			return r;
-		return hash_final(&c, out, outlen);
-	}
-	/* Hardware: the whole message in one go, the engine pads. */
-	int id = algs[alg].engine;
-	struct engine *e = &engines[id];
-	hash_plat_lock(id);
-	if ((r = acquire(e, &c)) >= 0 && (r = feed(e, &c, data, len, 1)) >= 0)
-		r = finish(e, &c, out, outlen);
-	if (e->owner == &c)
-		e->owner = 0;
-	hash_plat_unlock(id);
-	return r;
+  if (!data && len)
+    return HASH_ERR_ARG;
+  if ((r = hash_begin(&c, alg, provider, flags)) < 0)
+    return r;
+  if ((r = check_out(&c, out, outlen)) < 0)
+    return r;
+  if (provider == HASH_PROV_SW) {
+    if ((r = hash_update(&c, data, len)) < 0)
+      return r;
+    return hash_final(&c, out, outlen);
+  }
+  /* Hardware: the whole message in one go, the engine pads. */
+  int id = algs[alg].engine;
+  struct engine *e = &engines[id];
+  hash_plat_lock(id);
+  if ((r = acquire(e, &c)) >= 0 && (r = feed(e, &c, data, len, 1)) >= 0)
+    r = finish(e, &c, out, outlen);
+  if (e->owner == &c)
+    e->owner = 0;
+  hash_plat_unlock(id);
+  return r;
 }
 
 void hash_isr(int engine)
 {
-	if (engine < 0 || engine >= HASH_ENGINE_COUNT)
-		return;
-	struct engine *e = &engines[engine];
-	wr(e, HREG(EV_PENDING), rd(e, HREG(EV_PENDING)));
-	wr(e, HREG(EV_ENABLE), 0);
-	e->irq_flag = 1;
+  if (engine < 0 || engine >= HASH_ENGINE_COUNT)
+    return;
+  struct engine *e = &engines[engine];
+  wr(e, HREG(EV_PENDING), rd(e, HREG(EV_PENDING)));
+  wr(e, HREG(EV_ENABLE), 0);
+  e->irq_flag = 1;
 }
 
 uint32_t hash_hw_busy_cycles(int engine)
 {
-	if (engine < 0 || engine >= HASH_ENGINE_COUNT || engines[engine].csr == 0)
-		return 0;
-	return rd(&engines[engine], HREG(BUSY_CYCLES));
+  if (engine < 0 || engine >= HASH_ENGINE_COUNT || engines[engine].csr == 0)
+    return 0;
+  return rd(&engines[engine], HREG(BUSY_CYCLES));
 }

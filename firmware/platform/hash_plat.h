@@ -9,15 +9,30 @@
 #include <generated/csr.h>
 #include <generated/mem.h>
 
-static inline uint32_t hash_plat_read(uintptr_t addr) { return *(volatile uint32_t *)addr; }
-static inline void hash_plat_write(uintptr_t addr, uint32_t v) { *(volatile uint32_t *)addr = v; }
+static inline uint32_t hash_plat_read(uintptr_t addr)
+{
+  return *(volatile uint32_t *)addr;
+}
+static inline void hash_plat_write(uintptr_t addr, uint32_t v)
+{
+  *(volatile uint32_t *)addr = v;
+}
 
 /* One CPU, no OS: nothing to lock. */
-static inline void hash_plat_lock(int engine) { (void)engine; }
-static inline void hash_plat_unlock(int engine) { (void)engine; }
+static inline void hash_plat_lock(int engine)
+{
+  (void)engine;
+}
+static inline void hash_plat_unlock(int engine)
+{
+  (void)engine;
+}
 
 /* Physical = virtual here. */
-static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+static inline uint32_t hash_plat_bus_addr(const void *p)
+{
+  return (uint32_t)(uintptr_t)p;
+}
 
 /* Wait for hash_isr() to have run for this engine (HASH_F_IRQ): app/platform.c's
  * interrupt handler calls hash_isr(); until then the CPU spins on the flag, which sits in

@@ -15,13 +15,13 @@
 #endif
 
 #define KV_CAT_(a, b) a##b
-#define KV_CAT(a, b) KV_CAT_(a, b)
+#define KV_CAT(a, b)  KV_CAT_(a, b)
 
-#define keccak_sw_init KV_CAT(keccak_sw_init, KV_SUFFIX)
-#define keccak_sw_absorb KV_CAT(keccak_sw_absorb, KV_SUFFIX)
-#define keccak_sw_squeeze KV_CAT(keccak_sw_squeeze, KV_SUFFIX)
-#define keccak_sw_f1600 KV_CAT(keccak_sw_f1600, KV_SUFFIX)
-#define keccak_sw_to_lanes KV_CAT(keccak_sw_to_lanes, KV_SUFFIX)
+#define keccak_sw_init       KV_CAT(keccak_sw_init, KV_SUFFIX)
+#define keccak_sw_absorb     KV_CAT(keccak_sw_absorb, KV_SUFFIX)
+#define keccak_sw_squeeze    KV_CAT(keccak_sw_squeeze, KV_SUFFIX)
+#define keccak_sw_f1600      KV_CAT(keccak_sw_f1600, KV_SUFFIX)
+#define keccak_sw_to_lanes   KV_CAT(keccak_sw_to_lanes, KV_SUFFIX)
 #define keccak_sw_from_lanes KV_CAT(keccak_sw_from_lanes, KV_SUFFIX)
 
 #include "../swhash/keccak_sw.c"

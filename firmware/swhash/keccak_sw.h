@@ -45,17 +45,17 @@ extern "C" {
 #define KECCAK_SW_RATE_SHAKE256 136u
 
 /* Domain separation + first padding bit, OR-ed with 0x80 in the last rate byte. */
-#define KECCAK_SW_PAD_SHA3 0x06u
-#define KECCAK_SW_PAD_SHAKE 0x1Fu
+#define KECCAK_SW_PAD_SHA3   0x06u
+#define KECCAK_SW_PAD_SHAKE  0x1Fu
 #define KECCAK_SW_PAD_KECCAK 0x01u
 
 struct keccak_sw {
-    uint32_t s[50];    /* bit-interleaved lanes: s[2i] even bits, s[2i+1] odd bits of lane i */
-    uint32_t rate;     /* bytes per block, 1..199 (0 = invalid rate given to init)          */
-    uint32_t pos;      /* absorbing: bytes XOR-ed into the current block;
+  uint32_t s[50];    /* bit-interleaved lanes: s[2i] even bits, s[2i+1] odd bits of lane i */
+  uint32_t rate;     /* bytes per block, 1..199 (0 = invalid rate given to init)          */
+  uint32_t pos;      /* absorbing: bytes XOR-ed into the current block;
                           squeezing: bytes of the current output block already read       */
-    uint8_t pad;       /* 0x06 SHA3, 0x1F SHAKE, 0x01 Keccak                                */
-    uint8_t squeezing; /* 0 while absorbing, 1 once keccak_sw_squeeze() has padded          */
+  uint8_t pad;       /* 0x06 SHA3, 0x1F SHAKE, 0x01 Keccak                                */
+  uint8_t squeezing; /* 0 while absorbing, 1 once keccak_sw_squeeze() has padded          */
 };
 
 /* Start a new sponge: zero state, rate_bytes (1..199; the standard ones are

@@ -24,16 +24,16 @@
 extern "C" {
 #endif
 
-#define SHA256_SW_BLOCK_BYTES 64u
+#define SHA256_SW_BLOCK_BYTES  64u
 #define SHA256_SW_DIGEST_BYTES 32u
 #define SHA224_SW_DIGEST_BYTES 28u
 
 struct sha256_sw {
-    uint32_t h[8];       /* chaining value H0..H7 (native integers)            */
-    uint64_t bytes;      /* message bytes hashed so far (incl. those in buf)   */
-    uint8_t buf[64];     /* partial block, buflen bytes valid                  */
-    uint32_t buflen;     /* 0..63                                              */
-    uint32_t digest_len; /* 32 (SHA-256) or 28 (SHA-224)                       */
+  uint32_t h[8];       /* chaining value H0..H7 (native integers)            */
+  uint64_t bytes;      /* message bytes hashed so far (incl. those in buf)   */
+  uint8_t buf[64];     /* partial block, buflen bytes valid                  */
+  uint32_t buflen;     /* 0..63                                              */
+  uint32_t digest_len; /* 32 (SHA-256) or 28 (SHA-224)                       */
 };
 
 /* Start a new hash. is224: 0 = SHA-256, nonzero = SHA-224. */

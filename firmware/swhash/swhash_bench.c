@@ -36,29 +36,29 @@ void swbench_exit(int code);
 
 static void swbench_putc(char ch)
 {
-    volatile uint8_t *uart = (volatile uint8_t *)0x10000000u;
-    while ((uart[5] & 0x20) == 0)
-        ;
-    uart[0] = (uint8_t)ch;
+  volatile uint8_t *uart = (volatile uint8_t *)0x10000000u;
+  while ((uart[5] & 0x20) == 0)
+    ;
+  uart[0] = (uint8_t)ch;
 }
 
 static uint64_t swbench_counter(void)
 {
-    uint32_t hi, lo, hi2;
-    do {
-        __asm__ volatile("csrr %0, minstreth" : "=r"(hi));
-        __asm__ volatile("csrr %0, minstret" : "=r"(lo));
-        __asm__ volatile("csrr %0, minstreth" : "=r"(hi2));
-    } while (hi != hi2);
-    return ((uint64_t)hi << 32) | lo;
+  uint32_t hi, lo, hi2;
+  do {
+    __asm__ volatile("csrr %0, minstreth" : "=r"(hi));
+    __asm__ volatile("csrr %0, minstret" : "=r"(lo));
+    __asm__ volatile("csrr %0, minstreth" : "=r"(hi2));
+  } while (hi != hi2);
+  return ((uint64_t)hi << 32) | lo;
 }
 
 static void swbench_exit(int code)
 {
-    volatile uint32_t *test = (volatile uint32_t *)0x100000u;
-    *test = code ? (((uint32_t)code << 16) | 0x3333u) : 0x5555u;
-    for (;;)
-        ;
+  volatile uint32_t *test = (volatile uint32_t *)0x100000u;
+  *test = code ? (((uint32_t)code << 16) | 0x3333u) : 0x5555u;
+  for (;;)
+    ;
 }
 
 static uint8_t swbench_stack[8192] __attribute__((aligned(16)));
@@ -66,14 +66,13 @@ static uint8_t swbench_stack[8192] __attribute__((aligned(16)));
 void _start(void) __attribute__((naked, section(".text.startup")));
 void _start(void)
 {
-    __asm__ volatile(
-        "la sp, %0\n"
-        "li t0, 8192\n"
-        "add sp, sp, t0\n"
-        "call swbench_main\n"
-        "1: j 1b\n"
-        :
-        : "i"(swbench_stack));
+  __asm__ volatile("la sp, %0\n"
+                   "li t0, 8192\n"
+                   "add sp, sp, t0\n"
+                   "call swbench_main\n"
+                   "1: j 1b\n"
+                   :
+                   : "i"(swbench_stack));
 }
 #endif
 
@@ -81,55 +80,55 @@ void _start(void)
 
 static void put_str(const char *s)
 {
-    while (*s)
-        swbench_putc(*s++);
+  while (*s)
+    swbench_putc(*s++);
 }
 
 static void put_u64(uint64_t v)
 {
-    char buf[21];
-    int i = 20;
-    buf[i] = 0;
-    do {
-        /* v / 10 without __udivdi3 on small values; counts fit 32 bits here */
-        uint32_t w = (uint32_t)v;
-        buf[--i] = (char)('0' + w % 10u);
-        v = w / 10u;
-    } while (v);
-    put_str(buf + i);
+  char buf[21];
+  int i = 20;
+  buf[i] = 0;
+  do {
+    /* v / 10 without __udivdi3 on small values; counts fit 32 bits here */
+    uint32_t w = (uint32_t)v;
+    buf[--i] = (char)('0' + w % 10u);
+    v = w / 10u;
+  } while (v);
+  put_str(buf + i);
 }
 
 static void put_hex(const uint8_t *p, size_t n)
 {
-    static const char d[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        swbench_putc(d[p[i] >> 4]);
-        swbench_putc(d[p[i] & 15]);
-    }
+  static const char d[] = "0123456789abcdef";
+  size_t i;
+  for (i = 0; i < n; i++) {
+    swbench_putc(d[p[i] >> 4]);
+    swbench_putc(d[p[i] & 15]);
+  }
 }
 
 /* per-unit value with one decimal: total*10/n */
 static void put_ratio(uint64_t total, uint32_t n)
 {
-    uint32_t t10 = (uint32_t)(total * 10u / n);
-    put_u64(t10 / 10u);
-    swbench_putc('.');
-    swbench_putc((char)('0' + t10 % 10u));
+  uint32_t t10 = (uint32_t)(total * 10u / n);
+  put_u64(t10 / 10u);
+  swbench_putc('.');
+  swbench_putc((char)('0' + t10 % 10u));
 }
 
 static void report(const char *what, uint64_t count, uint32_t units, const char *unit)
 {
-    put_str(what);
-    put_str(": ");
-    put_u64(count);
-    put_str(" instret");
-    if (units) {
-        put_str(", ");
-        put_ratio(count, units);
-        put_str(unit);
-    }
-    put_str("\n");
+  put_str(what);
+  put_str(": ");
+  put_u64(count);
+  put_str(" instret");
+  if (units) {
+    put_str(", ");
+    put_ratio(count, units);
+    put_str(unit);
+  }
+  put_str("\n");
 }
 
 #define MSG_BYTES 16384u
@@ -137,86 +136,86 @@ static uint8_t msg[MSG_BYTES];
 
 void swbench_main(void)
 {
-    struct sha256_sw sc;
-    struct keccak_sw kc;
-    uint8_t out[64];
-    uint64_t t0, t1;
-    uint32_t i;
+  struct sha256_sw sc;
+  struct keccak_sw kc;
+  uint8_t out[64];
+  uint64_t t0, t1;
+  uint32_t i;
 
-    for (i = 0; i < MSG_BYTES; i++)
-        msg[i] = (uint8_t)(i * 7u + 3u);
+  for (i = 0; i < MSG_BYTES; i++)
+    msg[i] = (uint8_t)(i * 7u + 3u);
 
-    put_str("swhash benchmark (retired instructions)\n");
+  put_str("swhash benchmark (retired instructions)\n");
 
-    t0 = swbench_counter();
-    t1 = swbench_counter();
-    report("counter overhead", t1 - t0, 0, "");
+  t0 = swbench_counter();
+  t1 = swbench_counter();
+  report("counter overhead", t1 - t0, 0, "");
 
-    sha256_sw_init(&sc, 0);
-    t0 = swbench_counter();
-    sha256_sw_compress(sc.h, msg, MSG_BYTES / 64u);
-    t1 = swbench_counter();
-    report("sha256_sw_compress 16 KiB", t1 - t0, MSG_BYTES, " /byte");
-    report("  per 64-byte block", t1 - t0, MSG_BYTES / 64u, "");
+  sha256_sw_init(&sc, 0);
+  t0 = swbench_counter();
+  sha256_sw_compress(sc.h, msg, MSG_BYTES / 64u);
+  t1 = swbench_counter();
+  report("sha256_sw_compress 16 KiB", t1 - t0, MSG_BYTES, " /byte");
+  report("  per 64-byte block", t1 - t0, MSG_BYTES / 64u, "");
 
-    t0 = swbench_counter();
-    sha256_sw_init(&sc, 0);
-    sha256_sw_update(&sc, msg, MSG_BYTES);
-    sha256_sw_final(&sc, out);
-    t1 = swbench_counter();
-    report("SHA-256 16 KiB (init/update/final)", t1 - t0, MSG_BYTES, " /byte");
-    put_str("  = ");
-    put_hex(out, 32);
-    put_str("\n");
+  t0 = swbench_counter();
+  sha256_sw_init(&sc, 0);
+  sha256_sw_update(&sc, msg, MSG_BYTES);
+  sha256_sw_final(&sc, out);
+  t1 = swbench_counter();
+  report("SHA-256 16 KiB (init/update/final)", t1 - t0, MSG_BYTES, " /byte");
+  put_str("  = ");
+  put_hex(out, 32);
+  put_str("\n");
 
-    t0 = swbench_counter();
-    sha256_sw_init(&sc, 0);
-    sha256_sw_update(&sc, "hello", 5);
-    sha256_sw_final(&sc, out);
-    t1 = swbench_counter();
-    report("SHA-256(\"hello\")", t1 - t0, 0, "");
-    put_str("  = ");
-    put_hex(out, 32);
-    put_str("\n");
+  t0 = swbench_counter();
+  sha256_sw_init(&sc, 0);
+  sha256_sw_update(&sc, "hello", 5);
+  sha256_sw_final(&sc, out);
+  t1 = swbench_counter();
+  report("SHA-256(\"hello\")", t1 - t0, 0, "");
+  put_str("  = ");
+  put_hex(out, 32);
+  put_str("\n");
 
-    keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
-    t0 = swbench_counter();
-    for (i = 0; i < 16; i++)
-        keccak_sw_f1600(kc.s);
-    t1 = swbench_counter();
-    report("keccak_sw_f1600 x16", t1 - t0, 16, " /permutation");
+  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
+  t0 = swbench_counter();
+  for (i = 0; i < 16; i++)
+    keccak_sw_f1600(kc.s);
+  t1 = swbench_counter();
+  report("keccak_sw_f1600 x16", t1 - t0, 16, " /permutation");
 
-    t0 = swbench_counter();
-    keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
-    keccak_sw_absorb(&kc, msg, MSG_BYTES);
-    keccak_sw_squeeze(&kc, out, 32);
-    t1 = swbench_counter();
-    report("SHA3-256 16 KiB", t1 - t0, MSG_BYTES, " /byte");
-    put_str("  = ");
-    put_hex(out, 32);
-    put_str("\n");
+  t0 = swbench_counter();
+  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
+  keccak_sw_absorb(&kc, msg, MSG_BYTES);
+  keccak_sw_squeeze(&kc, out, 32);
+  t1 = swbench_counter();
+  report("SHA3-256 16 KiB", t1 - t0, MSG_BYTES, " /byte");
+  put_str("  = ");
+  put_hex(out, 32);
+  put_str("\n");
 
-    t0 = swbench_counter();
-    keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3);
-    keccak_sw_absorb(&kc, "Mouna_Noura_ATSIP_2020", 22);
-    keccak_sw_squeeze(&kc, out, 64);
-    t1 = swbench_counter();
-    report("SHA3-512(22-byte seed-001 message)", t1 - t0, 0, "");
-    put_str("  = ");
-    put_hex(out, 64);
-    put_str("\n");
+  t0 = swbench_counter();
+  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3);
+  keccak_sw_absorb(&kc, "Mouna_Noura_ATSIP_2020", 22);
+  keccak_sw_squeeze(&kc, out, 64);
+  t1 = swbench_counter();
+  report("SHA3-512(22-byte seed-001 message)", t1 - t0, 0, "");
+  put_str("  = ");
+  put_hex(out, 64);
+  put_str("\n");
 
-    t0 = swbench_counter();
-    keccak_sw_init(&kc, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE);
-    keccak_sw_absorb(&kc, msg, 32);
-    for (i = 0; i < 64; i++)
-        keccak_sw_squeeze(&kc, msg, 256); /* msg[0..255] = output 63*256.. */
-    t1 = swbench_counter();
-    report("SHAKE128 squeeze 16 KiB", t1 - t0, MSG_BYTES, " /byte");
-    put_str("  last 32 = ");
-    put_hex(msg + 224, 32);
-    put_str("\n");
+  t0 = swbench_counter();
+  keccak_sw_init(&kc, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE);
+  keccak_sw_absorb(&kc, msg, 32);
+  for (i = 0; i < 64; i++)
+    keccak_sw_squeeze(&kc, msg, 256); /* msg[0..255] = output 63*256.. */
+  t1 = swbench_counter();
+  report("SHAKE128 squeeze 16 KiB", t1 - t0, MSG_BYTES, " /byte");
+  put_str("  last 32 = ");
+  put_hex(msg + 224, 32);
+  put_str("\n");
 
-    put_str("done\n");
-    swbench_exit(0);
+  put_str("done\n");
+  swbench_exit(0);
 }

@@ -11,7 +11,7 @@
 static struct {
   struct spinlock lock;
   struct buf buf[NBUF];
-  struct buf head;  /* head.next is most recently used */
+  struct buf head; /* head.next is most recently used */
 } bcache;
 
 void binit(void)

@@ -1,7 +1,7 @@
 #ifndef XV_BUF_H
 #define XV_BUF_H
 struct buf {
-  int valid;   /* has data been read from disk? */
+  int valid; /* has data been read from disk? */
   uint dev;
   uint blockno;
   struct sleeplock lock;

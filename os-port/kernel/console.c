@@ -12,13 +12,15 @@
 #include "proc.h"
 
 #define BACKSPACE 0x100
-#define CTRL(x) ((x) - '@')
+#define CTRL(x)   ((x) - '@')
 
 /* used by printf and echo: synchronous output */
 void consputc(int c)
 {
   if (c == BACKSPACE) {
-    uartputc_sync('\b'); uartputc_sync(' '); uartputc_sync('\b');
+    uartputc_sync('\b');
+    uartputc_sync(' ');
+    uartputc_sync('\b');
   } else {
     uartputc_sync(c);
   }
@@ -28,9 +30,9 @@ void consputc(int c)
 static struct {
   struct spinlock lock;
   char buf[INPUT_BUF];
-  uint r;  /* read index */
-  uint w;  /* write index: end of the last complete line */
-  uint e;  /* edit index */
+  uint r; /* read index */
+  uint w; /* write index: end of the last complete line */
+  uint e; /* edit index */
 } cons;
 
 static int consolewrite(int user_src, uintptr src, int n)
@@ -60,7 +62,7 @@ static int consoleread(int user_dst, uintptr dst, int n)
     int c = cons.buf[cons.r++ % INPUT_BUF];
     if (c == CTRL('D')) {
       if (n < want)
-        cons.r--;  /* keep ^D for the next read so that it returns 0 */
+        cons.r--; /* keep ^D for the next read so that it returns 0 */
       break;
     }
     char cc = c;

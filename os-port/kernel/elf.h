@@ -1,7 +1,7 @@
 /* ELF32 headers */
 #ifndef XV_ELF_H
 #define XV_ELF_H
-#define ELF_MAGIC 0x464C457FU  /* "\x7FELF" little endian */
+#define ELF_MAGIC 0x464C457FU /* "\x7FELF" little endian */
 struct elfhdr {
   uint magic;
   uchar elf[12];
@@ -19,7 +19,7 @@ struct elfhdr {
   ushort shnum;
   ushort shstrndx;
 };
-struct proghdr {      /* ELF32 program header: note the field order */
+struct proghdr { /* ELF32 program header: note the field order */
   uint32 type;
   uint32 off;
   uint32 vaddr;

@@ -63,7 +63,7 @@ int exec(char *path, char **argv)
     if (readi(ip, 0, (uintptr)&ph, off, sizeof(ph)) != sizeof(ph))
       goto bad;
     if (ph.type != ELF_PROG_LOAD || ph.memsz == 0)
-      continue;  /* the linker may emit an empty data segment */
+      continue; /* the linker may emit an empty data segment */
     if (ph.memsz < ph.filesz)
       goto bad;
     if (ph.vaddr + ph.memsz < ph.vaddr || ph.vaddr < USERBASE || ph.vaddr + ph.memsz > MAXUVA)
@@ -99,7 +99,7 @@ int exec(char *path, char **argv)
     if (argc >= MAXARG)
       goto bad;
     sp -= strlen(argv[argc]) + 1;
-    sp -= sp % 16;   /* the RISC-V ABI keeps sp 16-byte aligned */
+    sp -= sp % 16; /* the RISC-V ABI keeps sp 16-byte aligned */
     if (sp < stackbase)
       goto bad;
     if (copyout(pagetable, sp, argv[argc], strlen(argv[argc]) + 1) < 0)
@@ -128,7 +128,7 @@ int exec(char *path, char **argv)
   p->trapframe->epc = elf.entry;
   p->trapframe->sp = sp;
   proc_freepagetable(oldpagetable, oldsz);
-  fence_i();  /* instruction fetches must see the code just loaded */
+  fence_i(); /* instruction fetches must see the code just loaded */
   return argc;
 
 bad:

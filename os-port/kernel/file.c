@@ -136,7 +136,7 @@ int filewrite(struct file *f, uintptr addr, int n)
       iunlock(f->ip);
       end_op();
       if (r != n1)
-        break;   /* error from writei */
+        break; /* error from writei */
       i += r;
     }
     ret = (i == n ? n : -1);

@@ -5,15 +5,15 @@ struct file {
   int ref;
   char readable;
   char writable;
-  struct pipe *pipe;  /* FD_PIPE */
-  struct inode *ip;   /* FD_INODE and FD_DEVICE */
-  uint off;           /* FD_INODE */
-  short major;        /* FD_DEVICE */
+  struct pipe *pipe;   /* FD_PIPE */
+  struct inode *ip;    /* FD_INODE and FD_DEVICE */
+  uint off;            /* FD_INODE */
+  short major;         /* FD_DEVICE */
   struct khstream *hs; /* FD_HASH (khash.c) */
 };
 
 #define major(dev)  ((dev) >> 16 & 0xFFFF)
-#define minor(dev)  ((dev) & 0xFFFF)
+#define minor(dev)  ((dev)&0xFFFF)
 #define mkdev(m, n) ((uint)((m) << 16 | (n)))
 
 /* in-memory copy of an inode */
@@ -23,7 +23,7 @@ struct inode {
   int ref;
   struct sleeplock lock;
   int valid;
-  short type;       /* copy of disk inode */
+  short type; /* copy of disk inode */
   short major;
   short minor;
   short nlink;

@@ -415,7 +415,7 @@ static struct inode *namex(char *path, int nameiparent, char *name)
       return 0;
     }
     if (nameiparent && *path == 0) {
-      iunlock(ip);  /* stop one level early */
+      iunlock(ip); /* stop one level early */
       return ip;
     }
     if ((next = dirlookup(ip, name, 0)) == 0) {

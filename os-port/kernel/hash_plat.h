@@ -18,17 +18,26 @@
 
 #include <stdint.h>
 #ifdef PLATFORM_LITEX
-#include "plat_litex.h"   /* generated/csr.h, mem.h, soc.h (address macros only) */
+#include "plat_litex.h" /* generated/csr.h, mem.h, soc.h (address macros only) */
 #endif
 
-static inline uint32_t hash_plat_read(uintptr_t addr) { return *(volatile uint32_t *)addr; }
-static inline void hash_plat_write(uintptr_t addr, uint32_t v) { *(volatile uint32_t *)addr = v; }
+static inline uint32_t hash_plat_read(uintptr_t addr)
+{
+  return *(volatile uint32_t *)addr;
+}
+static inline void hash_plat_write(uintptr_t addr, uint32_t v)
+{
+  *(volatile uint32_t *)addr = v;
+}
 
 void hash_plat_lock(int engine);
 void hash_plat_unlock(int engine);
 void hash_plat_irq_wait(int engine, volatile int *flag);
 
-static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+static inline uint32_t hash_plat_bus_addr(const void *p)
+{
+  return (uint32_t)(uintptr_t)p;
+}
 
 /* a status poll is one CSR-bus read (~10 clocks): 20M polls is ~10 s of a
  * 20 MHz CPU, far above any real wait (1 MiB of DMA is ~1.1M clocks) */

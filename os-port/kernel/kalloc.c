@@ -13,16 +13,18 @@
 #include "riscv.h"
 #include "defs.h"
 
-extern char end[];  /* first address after the kernel image (kernel.ld) */
+extern char end[]; /* first address after the kernel image (kernel.ld) */
 
-struct run { struct run *next; };
+struct run {
+  struct run *next;
+};
 
 static struct {
   struct spinlock lock;
   struct run *freelist;
   uintptr next_fresh;
-  uintptr limit;       /* end of the current fresh region */
-  uint nfree;          /* pages on the free list + never used */
+  uintptr limit; /* end of the current fresh region */
+  uint nfree;    /* pages on the free list + never used */
 } kmem;
 
 void kinit(void)
@@ -33,8 +35,7 @@ void kinit(void)
   kmem.limit = RAMDISK_BASE;
   if (kmem.next_fresh > RAMDISK_BASE)
     panic("kinit: kernel overlaps the RAM disk");
-  kmem.nfree = (RAMDISK_BASE - kmem.next_fresh) / PGSIZE +
-               (PHYSTOP - (RAMDISK_BASE + RAMDISK_MAX)) / PGSIZE;
+  kmem.nfree = (RAMDISK_BASE - kmem.next_fresh) / PGSIZE + (PHYSTOP - (RAMDISK_BASE + RAMDISK_MAX)) / PGSIZE;
 }
 
 void kfree(void *pa)

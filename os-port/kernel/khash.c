@@ -28,7 +28,7 @@
 /* ---- the driver's platform shim ---- */
 
 static struct sleeplock englock[HASH_ENGINE_COUNT];
-static struct spinlock hirqlock;     /* flag test + sleep vs. hash_isr + wakeup */
+static struct spinlock hirqlock; /* flag test + sleep vs. hash_isr + wakeup */
 static char irqchan[HASH_ENGINE_COUNT];
 static int irqwaiters;
 uint khash_nintr[HASH_ENGINE_COUNT], khash_nirqtimeout;
@@ -103,7 +103,7 @@ void khashinit(void)
 /* provider 2 (automatic) picks the engine from this message size on (bytes),
  * measured with hashbench on litex_sim (docs/hash-syscall.md) */
 #ifndef KHASH_AUTO_THRESHOLD
-#define KHASH_AUTO_THRESHOLD 1   /* litex_sim: syscall+hw beats syscall+sw from 1 byte on */
+#define KHASH_AUTO_THRESHOLD 1 /* litex_sim: syscall+hw beats syscall+sw from 1 byte on */
 #endif
 /* Hardware requests arm the engine's interrupt; the driver polls a short while first
  * (HASH_PLAT_POLLS_BEFORE_SLEEP in hash_plat.h) and sleeps only on long waits. */
@@ -230,7 +230,7 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
         r = -1;
       } else {
         r = hash_final(&c, o, outlen);
-        hash_abort(&c);   /* no-op unless final failed and left it open */
+        hash_abort(&c); /* no-op unless final failed and left it open */
       }
     }
   }
@@ -246,7 +246,7 @@ done:
 
 struct khstream {
   struct sleeplock lk;
-  int done;            /* final has been read */
+  int done; /* final has been read */
   struct hash_ctx ctx;
 };
 
@@ -255,7 +255,7 @@ int khash_open(int alg, int provider, struct file *f)
   if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO)
     return -1;
   int prov = provider;
-  if (provider == KHASH_PROV_AUTO)   /* streams are long: the engine when there is one */
+  if (provider == KHASH_PROV_AUTO) /* streams are long: the engine when there is one */
     prov = engine_present(alg) ? HASH_PROV_HW : HASH_PROV_SW;
   struct khstream *s = kalloc();
   if (s == 0)
@@ -337,8 +337,8 @@ static char benchbuf[KHASH_BENCH_MAX] __attribute__((aligned(64)));
 int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed)
 {
   uint8_t d[HASH_MAX_DIGEST];
-  if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO ||
-      count < 0 || size < 0 || size > KHASH_BENCH_MAX)
+  if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO || count < 0 || size < 0 ||
+      size > KHASH_BENCH_MAX)
     return -1;
   if (benchbuf[0] != 'h')
     for (int i = 0; i < KHASH_BENCH_MAX; i++)
@@ -360,12 +360,9 @@ void khash_bootbench(void)
 #ifdef BOOT_HASHBENCH
   uint64 t;
   if (khash_bench(HASH_SHA256, HASH_PROV_SW, BOOT_HASHBENCH_COUNT, 5, &t) == 0)
-    printf("Time in kernel space(startup): %llu (%d x SHA-256 'hello', software)\n", t,
-           BOOT_HASHBENCH_COUNT);
-  if (engine_present(HASH_SHA256) &&
-      khash_bench(HASH_SHA256, HASH_PROV_HW, BOOT_HASHBENCH_COUNT, 5, &t) == 0)
-    printf("Time in kernel space(startup): %llu (%d x SHA-256 'hello', hardware)\n", t,
-           BOOT_HASHBENCH_COUNT);
+    printf("Time in kernel space(startup): %llu (%d x SHA-256 'hello', software)\n", t, BOOT_HASHBENCH_COUNT);
+  if (engine_present(HASH_SHA256) && khash_bench(HASH_SHA256, HASH_PROV_HW, BOOT_HASHBENCH_COUNT, 5, &t) == 0)
+    printf("Time in kernel space(startup): %llu (%d x SHA-256 'hello', hardware)\n", t, BOOT_HASHBENCH_COUNT);
 #endif
 }
 

@@ -19,7 +19,7 @@ static struct {
   struct spinlock lock;
   int start;
   int size;
-  int outstanding;  /* FS system calls in progress */
+  int outstanding; /* FS system calls in progress */
   int committing;
   int dev;
   struct logheader lh;
@@ -91,7 +91,7 @@ void begin_op(void)
     if (log.committing) {
       sleep(&log, &log.lock);
     } else if (log.lh.n + (log.outstanding + 1) * MAXOPBLOCKS > LOGSIZE) {
-      sleep(&log, &log.lock);  /* this op might exhaust the log */
+      sleep(&log, &log.lock); /* this op might exhaust the log */
     } else {
       log.outstanding++;
       release(&log.lock);
@@ -111,7 +111,7 @@ void end_op(void)
     do_commit = 1;
     log.committing = 1;
   } else {
-    wakeup(&log);  /* begin_op() may be waiting for room */
+    wakeup(&log); /* begin_op() may be waiting for room */
   }
   release(&log.lock);
   if (do_commit) {

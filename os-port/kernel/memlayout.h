@@ -19,7 +19,7 @@
 #define PHYSTOP    (RAM_BASE + RAM_SIZE)
 #define TRAMPOLINE 0xFFFFF000u
 #define TRAPFRAME  (TRAMPOLINE - PGSIZE)
-#define MAXUVA     TRAPFRAME            /* user addresses are < MAXUVA */
+#define MAXUVA     TRAPFRAME /* user addresses are < MAXUVA */
 #define USERBASE   0x1000u
 #define KSTACK(p)  (TRAMPOLINE - ((p) + 1) * 2 * PGSIZE)
 #endif

@@ -30,7 +30,10 @@ static inline uint32 irq_mask_read(void)
   asm volatile("csrr %0, 0xBC0" : "=r"(v));
   return v;
 }
-static inline void irq_mask_write(uint32 v) { asm volatile("csrw 0xBC0, %0" :: "r"(v)); }
+static inline void irq_mask_write(uint32 v)
+{
+  asm volatile("csrw 0xBC0, %0" ::"r"(v));
+}
 static inline uint32 irq_pending_read(void)
 {
   uint32 v;
@@ -50,7 +53,7 @@ void mplat_set_timecmp(uint64 t)
 {
   R32(CSR_CPU_TIMER_TIME_CMP_ADDR) = (uint32)(t >> 32);
   R32(CSR_CPU_TIMER_TIME_CMP_ADDR + 4) = (uint32)t;
-  R32(CSR_CPU_TIMER_LATCH_ADDR) = 1;  /* load the comparator */
+  R32(CSR_CPU_TIMER_LATCH_ADDR) = 1; /* load the comparator */
 }
 
 void mplat_init(void)

@@ -6,13 +6,13 @@
 #include "riscv.h"
 #include "mplat.h"
 
-#define R32(a) (*(volatile uint32 *)(uintptr)(a))
-#define PLIC_PRIORITY(irq)   (PLIC_BASE + 4 * (irq))
-#define PLIC_ENABLE(ctx)     (PLIC_BASE + 0x2000 + 0x80 * (ctx))
-#define PLIC_THRESHOLD(ctx)  (PLIC_BASE + 0x200000 + 0x1000 * (ctx))
-#define PLIC_CLAIM(ctx)      (PLIC_BASE + 0x200004 + 0x1000 * (ctx))
-#define MCTX 0   /* hart 0, M-mode */
-#define SCTX 1   /* hart 0, S-mode: unused */
+#define R32(a)              (*(volatile uint32 *)(uintptr)(a))
+#define PLIC_PRIORITY(irq)  (PLIC_BASE + 4 * (irq))
+#define PLIC_ENABLE(ctx)    (PLIC_BASE + 0x2000 + 0x80 * (ctx))
+#define PLIC_THRESHOLD(ctx) (PLIC_BASE + 0x200000 + 0x1000 * (ctx))
+#define PLIC_CLAIM(ctx)     (PLIC_BASE + 0x200004 + 0x1000 * (ctx))
+#define MCTX                0 /* hart 0, M-mode */
+#define SCTX                1 /* hart 0, S-mode: unused */
 
 uint64 mplat_time(void)
 {
@@ -26,7 +26,7 @@ uint64 mplat_time(void)
 
 void mplat_set_timecmp(uint64 t)
 {
-  R32(CLINT_MTIMECMP(0) + 4) = 0xffffffff;  /* no spurious match midway */
+  R32(CLINT_MTIMECMP(0) + 4) = 0xffffffff; /* no spurious match midway */
   R32(CLINT_MTIMECMP(0)) = (uint32)t;
   R32(CLINT_MTIMECMP(0) + 4) = (uint32)(t >> 32);
 }

@@ -24,8 +24,8 @@
 extern char mtrapvec[], sentry[];
 extern uint32 mframe[];
 
-static uint32 irq_pending;     /* lines taken by M-mode, not yet claimed */
-static uint64 last_deadline;   /* the last timer compare value set */
+static uint32 irq_pending;   /* lines taken by M-mode, not yet claimed */
+static uint64 last_deadline; /* the last timer compare value set */
 /* statistics, read with SBI_STATS */
 static uint32 mstats[MSTAT_N];
 
@@ -45,13 +45,19 @@ static void mpanic(const char *why, uint32 *regs)
 {
   mputs("\nmpanic: ");
   mputs(why);
-  mputs(" mcause=");  mputhex(CSR_READ(mcause));
-  mputs(" mepc=");    mputhex(CSR_READ(mepc));
-  mputs(" mtval=");   mputhex(CSR_READ(mtval));
-  mputs(" mstatus="); mputhex(CSR_READ(mstatus));
+  mputs(" mcause=");
+  mputhex(CSR_READ(mcause));
+  mputs(" mepc=");
+  mputhex(CSR_READ(mepc));
+  mputs(" mtval=");
+  mputhex(CSR_READ(mtval));
+  mputs(" mstatus=");
+  mputhex(CSR_READ(mstatus));
   if (regs) {
-    mputs(" ra=");    mputhex(regs[1]);
-    mputs(" sp=");    mputhex(regs[2]);
+    mputs(" ra=");
+    mputhex(regs[1]);
+    mputs(" sp=");
+    mputhex(regs[2]);
   }
   mputs("\n");
   for (;;)
@@ -70,9 +76,9 @@ void mstart(void)
   /* Exceptions S-mode handles directly.  Not illegal instruction (time
    * emulation), not access faults and not ecall from S (ours). */
   CSR_WRITE(medeleg, (1u << CAUSE_MISALIGNED_FETCH) | (1u << CAUSE_BREAKPOINT) |
-                     (1u << CAUSE_MISALIGNED_LOAD) | (1u << CAUSE_MISALIGNED_STORE) |
-                     (1u << CAUSE_USER_ECALL) | (1u << CAUSE_FETCH_PAGE_FAULT) |
-                     (1u << CAUSE_LOAD_PAGE_FAULT) | (1u << CAUSE_STORE_PAGE_FAULT));
+                         (1u << CAUSE_MISALIGNED_LOAD) | (1u << CAUSE_MISALIGNED_STORE) |
+                         (1u << CAUSE_USER_ECALL) | (1u << CAUSE_FETCH_PAGE_FAULT) |
+                         (1u << CAUSE_LOAD_PAGE_FAULT) | (1u << CAUSE_STORE_PAGE_FAULT));
   CSR_WRITE(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP);
   CSR_WRITE(mtvec, (uintptr)mtrapvec);
   CSR_WRITE(mscratch, (uintptr)mframe);
@@ -115,12 +121,13 @@ static void redirect_to_s(uint32 *regs, uint32 cause, uint32 tval)
 static uint32 fetch_insn(uint32 epc)
 {
   uint32 insn, tmp;
-  asm volatile(
-    "li %1, %3\n"
-    "csrs mstatus, %1\n"
-    "lw %0, 0(%2)\n"
-    "csrc mstatus, %1\n"
-    : "=&r"(insn), "=&r"(tmp) : "r"(epc), "i"(MSTATUS_MPRV | MSTATUS_MXR) : "memory");
+  asm volatile("li %1, %3\n"
+               "csrs mstatus, %1\n"
+               "lw %0, 0(%2)\n"
+               "csrc mstatus, %1\n"
+               : "=&r"(insn), "=&r"(tmp)
+               : "r"(epc), "i"(MSTATUS_MPRV | MSTATUS_MXR)
+               : "memory");
   return insn;
 }
 
@@ -164,7 +171,7 @@ static void sbi_dispatch(uint32 *regs)
     if (regs[17] == SBI_SET_TIMER_NEXT) {
       t = last_deadline + a0;
       uint64 now = mplat_time();
-      if (t <= now && a0 != 0)   /* late: skip to the next grid point */
+      if (t <= now && a0 != 0) /* late: skip to the next grid point */
         t = last_deadline + ((now - last_deadline) / a0 + 1) * a0;
     }
     last_deadline = t;

@@ -85,8 +85,10 @@ int pipewrite(struct pipe *pi, uintptr addr, int n)
       uint room = pi->nread + PIPESIZE - pi->nwrite;
       uint pos = pi->nwrite % PIPESIZE;
       uint chunk = PIPESIZE - pos;
-      if (chunk > room) chunk = room;
-      if (chunk > (uint)(n - i)) chunk = n - i;
+      if (chunk > room)
+        chunk = room;
+      if (chunk > (uint)(n - i))
+        chunk = n - i;
       if (copyin(pr->pagetable, &pi->data[pos], addr + i, chunk) == -1) {
         if (i == 0)
           i = -1;
@@ -117,8 +119,10 @@ int piperead(struct pipe *pi, uintptr addr, int n)
     uint pos = pi->nread % PIPESIZE;
     uint chunk = PIPESIZE - pos;
     uint avail = pi->nwrite - pi->nread;
-    if (chunk > avail) chunk = avail;
-    if (chunk > (uint)(n - i)) chunk = n - i;
+    if (chunk > avail)
+      chunk = avail;
+    if (chunk > (uint)(n - i))
+      chunk = n - i;
     if (copyout(pr->pagetable, addr + i, &pi->data[pos], chunk) == -1) {
       if (i == 0)
         i = -1;

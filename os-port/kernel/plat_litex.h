@@ -5,20 +5,20 @@
 #ifndef XV_PLAT_LITEX_H
 #define XV_PLAT_LITEX_H
 /* We only want the address macros: no LiteX accessor functions, no libc. */
-#define CSR_ACCESSORS_DEFINED 1
+#define CSR_ACCESSORS_DEFINED      1
 #define LITEX_CSR_ACCESS_FUNCTIONS 0
 #include <generated/soc.h>
 #include <generated/mem.h>
 #include <generated/csr.h>
 
-#define PLAT_NAME     "litex"
-#define RAM_BASE      ((uint32)MAIN_RAM_BASE)
-#define RAM_SIZE      ((uint32)MAIN_RAM_SIZE)
+#define PLAT_NAME    "litex"
+#define RAM_BASE     ((uint32)MAIN_RAM_BASE)
+#define RAM_SIZE     ((uint32)MAIN_RAM_SIZE)
 /* fs.img right after the kernel keeps the --ram-init image small (4 MiB) */
-#define RAMDISK_BASE  (RAM_BASE + 0x200000u)     /* 0x40200000 */
-#define RAMDISK_MAX   0x200000u                 /* 2 MiB */
-#define UART0_IRQ     UART_INTERRUPT
-#define JUNK_FILL     0    /* never touch all of RAM on the slow simulator */
+#define RAMDISK_BASE (RAM_BASE + 0x200000u) /* 0x40200000 */
+#define RAMDISK_MAX  0x200000u              /* 2 MiB */
+#define UART0_IRQ    UART_INTERRUPT
+#define JUNK_FILL    0 /* never touch all of RAM on the slow simulator */
 
 /* the CSR window mapped into the kernel page table */
 #define LITEX_CSR_WINDOW_BASE ((uint32)CSR_BASE)

@@ -48,7 +48,7 @@ static void vprintf(const char *fmt, va_list ap)
       continue;
     }
     c = fmt[++i];
-    int lng = 0;   /* %l is 32-bit (long) on RV32, %ll 64-bit */
+    int lng = 0; /* %l is 32-bit (long) on RV32, %ll 64-bit */
     if (c == 'l') {
       c = fmt[++i];
       if (c == 'l') {
@@ -60,28 +60,37 @@ static void vprintf(const char *fmt, va_list ap)
       break;
     switch (c) {
     case 'd':
-      if (lng) printnum(va_arg(ap, int64), 10, 1);
-      else printnum((int64)va_arg(ap, int), 10, 1);
+      if (lng)
+        printnum(va_arg(ap, int64), 10, 1);
+      else
+        printnum((int64)va_arg(ap, int), 10, 1);
       break;
     case 'u':
-      if (lng) printnum(va_arg(ap, uint64), 10, 0);
-      else printnum(va_arg(ap, uint32), 10, 0);
+      if (lng)
+        printnum(va_arg(ap, uint64), 10, 0);
+      else
+        printnum(va_arg(ap, uint32), 10, 0);
       break;
     case 'x':
-      if (lng) printnum(va_arg(ap, uint64), 16, 0);
-      else printnum(va_arg(ap, uint32), 16, 0);
+      if (lng)
+        printnum(va_arg(ap, uint64), 16, 0);
+      else
+        printnum(va_arg(ap, uint32), 16, 0);
       break;
     case 'p': {
       uint32 v = (uint32)va_arg(ap, void *);
-      consputc('0'); consputc('x');
+      consputc('0');
+      consputc('x');
       for (int k = 28; k >= 0; k -= 4)
         consputc(digits[(v >> k) & 0xf]);
       break;
     }
     case 's': {
       const char *s = va_arg(ap, const char *);
-      if (!s) s = "(null)";
-      while (*s) consputc(*s++);
+      if (!s)
+        s = "(null)";
+      while (*s)
+        consputc(*s++);
       break;
     }
     case 'c':
@@ -118,12 +127,13 @@ void panic(const char *fmt, ...)
   pr.locking = 0;
   consputc('\n');
   const char *h = "panic: ";
-  while (*h) consputc(*h++);
+  while (*h)
+    consputc(*h++);
   va_start(ap, fmt);
   vprintf(fmt, ap);
   va_end(ap);
   consputc('\n');
-  panicked = 1;   /* freeze uart output from other code paths */
+  panicked = 1; /* freeze uart output from other code paths */
   for (;;)
     ;
 }

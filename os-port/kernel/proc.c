@@ -87,8 +87,7 @@ static struct proc *allocproc(void)
 found:
   p->pid = allocpid();
   p->state = USED;
-  if ((p->trapframe = (struct trapframe *)kalloc()) == 0 ||
-      (p->pagetable = proc_pagetable(p)) == 0) {
+  if ((p->trapframe = (struct trapframe *)kalloc()) == 0 || (p->pagetable = proc_pagetable(p)) == 0) {
     freeproc(p);
     release(&p->lock);
     return 0;
@@ -200,7 +199,7 @@ int fork(void)
   }
   np->sz = p->sz;
   *(np->trapframe) = *(p->trapframe);
-  np->trapframe->a0 = 0;  /* fork returns 0 in the child */
+  np->trapframe->a0 = 0; /* fork returns 0 in the child */
   for (int i = 0; i < NOFILE; i++)
     if (p->ofile[i])
       np->ofile[i] = filedup(p->ofile[i]);
@@ -300,7 +299,7 @@ void scheduler(void)
   struct cpu *c = mycpu();
   c->proc = 0;
   for (;;) {
-    intr_on();   /* let devices interrupt, e.g. while everyone sleeps */
+    intr_on(); /* let devices interrupt, e.g. while everyone sleeps */
     int found = 0;
     for (struct proc *p = proc; p < &proc[NPROC]; p++) {
       /* a racy peek: a slot that becomes RUNNABLE now is seen next pass */
@@ -448,10 +447,12 @@ int either_copyin(void *dst, int user_src, uintptr src, uint len)
 /* ^P on the console: list processes (no locks, may be inconsistent) */
 void procdump(void)
 {
-  static const char *states[] = {
-    [UNUSED] "unused", [USED] "used", [SLEEPING] "sleep ",
-    [RUNNABLE] "runble", [RUNNING] "run   ", [ZOMBIE] "zombie"
-  };
+  static const char *states[] = { [UNUSED] "unused",
+    [USED] "used",
+    [SLEEPING] "sleep ",
+    [RUNNABLE] "runble",
+    [RUNNING] "run   ",
+    [ZOMBIE] "zombie" };
   printf("\n");
   for (struct proc *p = proc; p < &proc[NPROC]; p++) {
     if (p->state == UNUSED)
@@ -464,11 +465,12 @@ void procdump(void)
   extern uint nintr_ssi, nintr_sti;
   extern uint32 intr_epc, intr_sstatus, tick_kernel_epc, tick_kernel_ra;
   printf("interrupted %s code at pc %p; last tick in the kernel at pc %p ra %p\n",
-         (intr_sstatus & SSTATUS_SPP) ? "kernel" : "user", (void *)intr_epc,
-         (void *)tick_kernel_epc, (void *)tick_kernel_ra);
-  printf("free pages: %u, ticks %u, S-mode interrupts: software %u timer %u\n",
-         kfreepages(), ticks, nintr_ssi, nintr_sti);
+      (intr_sstatus & SSTATUS_SPP) ? "kernel" : "user", (void *)intr_epc, (void *)tick_kernel_epc,
+      (void *)tick_kernel_ra);
+  printf("free pages: %u, ticks %u, S-mode interrupts: software %u timer %u\n", kfreepages(), ticks,
+      nintr_ssi, nintr_sti);
   printf("M-mode: time reads emulated %u, traps redirected %u, timer irqs %u, "
-         "external irqs %u, sbi calls %u\n", sbi_stat(MSTAT_TIME_EMUL),
-         sbi_stat(MSTAT_REDIRECT), sbi_stat(MSTAT_MTI), sbi_stat(MSTAT_MEI), sbi_stat(MSTAT_ECALL));
+         "external irqs %u, sbi calls %u\n",
+      sbi_stat(MSTAT_TIME_EMUL), sbi_stat(MSTAT_REDIRECT), sbi_stat(MSTAT_MTI), sbi_stat(MSTAT_MEI),
+      sbi_stat(MSTAT_ECALL));
 }

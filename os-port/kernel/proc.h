@@ -7,10 +7,10 @@ struct context {
 };
 
 struct cpu {
-  struct proc *proc;        /* process running here, or 0 */
-  struct context context;   /* swtch() here to enter scheduler() */
-  int noff;                 /* depth of push_off() nesting */
-  int intena;               /* were interrupts enabled before push_off()? */
+  struct proc *proc;      /* process running here, or 0 */
+  struct context context; /* swtch() here to enter scheduler() */
+  int noff;               /* depth of push_off() nesting */
+  int intena;             /* were interrupts enabled before push_off()? */
 };
 extern struct cpu cpus[NCPU];
 
@@ -18,15 +18,15 @@ extern struct cpu cpus[NCPU];
  * used by the assembly: the five kernel words, then x1..x31 at
  * TF_X(n) = 16 + 4*n. */
 struct trapframe {
-  uint32 kernel_satp;   /*   0 */
-  uint32 kernel_sp;     /*   4 */
-  uint32 kernel_trap;   /*   8 usertrap() */
-  uint32 epc;           /*  12 saved user pc */
-  uint32 kernel_hartid; /*  16 */
-  uint32 ra, sp, gp, tp, t0, t1, t2, s0, s1;           /* x1..x9   20..52 */
-  uint32 a0, a1, a2, a3, a4, a5, a6, a7;               /* x10..x17 56..84 */
-  uint32 s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;     /* x18..x27 88..124 */
-  uint32 t3, t4, t5, t6;                                /* x28..x31 128..140 */
+  uint32 kernel_satp;                              /*   0 */
+  uint32 kernel_sp;                                /*   4 */
+  uint32 kernel_trap;                              /*   8 usertrap() */
+  uint32 epc;                                      /*  12 saved user pc */
+  uint32 kernel_hartid;                            /*  16 */
+  uint32 ra, sp, gp, tp, t0, t1, t2, s0, s1;       /* x1..x9   20..52 */
+  uint32 a0, a1, a2, a3, a4, a5, a6, a7;           /* x10..x17 56..84 */
+  uint32 s2, s3, s4, s5, s6, s7, s8, s9, s10, s11; /* x18..x27 88..124 */
+  uint32 t3, t4, t5, t6;                           /* x28..x31 128..140 */
 };
 
 enum procstate { UNUSED, USED, SLEEPING, RUNNABLE, RUNNING, ZOMBIE };
@@ -43,7 +43,7 @@ struct proc {
   struct proc *parent;
   /* private to the process: */
   uintptr kstack;
-  uintptr sz;                  /* top of user memory (text+data+stack+heap) */
+  uintptr sz; /* top of user memory (text+data+stack+heap) */
   pagetable_t pagetable;
   struct trapframe *trapframe;
   struct context context;

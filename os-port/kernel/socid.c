@@ -18,8 +18,7 @@
 #include "hash_plat.h"
 #include "hashsoc/soc_id.h"
 
-void
-socidcheck(void)
+void socidcheck(void)
 {
   uint32_t found;
   char ident[64];
@@ -33,8 +32,5 @@ socidcheck(void)
     asm volatile("wfi");
 }
 #else
-void
-socidcheck(void)
-{
-}
+void socidcheck(void) {}
 #endif

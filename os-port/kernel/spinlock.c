@@ -16,7 +16,7 @@ void initlock(struct spinlock *lk, char *name)
 
 void acquire(struct spinlock *lk)
 {
-  push_off();  /* no interrupts while holding a spin lock: avoids deadlock */
+  push_off(); /* no interrupts while holding a spin lock: avoids deadlock */
   if (holding(lk))
     panic("acquire %s", lk->name);
   while (__atomic_exchange_n(&lk->locked, 1, __ATOMIC_ACQUIRE) != 0)

@@ -6,13 +6,21 @@ void *memset(void *dst, int c, uint n)
   uint32 w = (uchar)c;
   w |= w << 8;
   w |= w << 16;
-  while (n && ((uintptr)d & 3)) { *d++ = c; n--; }
+  while (n && ((uintptr)d & 3)) {
+    *d++ = c;
+    n--;
+  }
   while (n >= 16) {
     uint32 *q = (uint32 *)d;
-    q[0] = w; q[1] = w; q[2] = w; q[3] = w;
-    d += 16; n -= 16;
+    q[0] = w;
+    q[1] = w;
+    q[2] = w;
+    q[3] = w;
+    d += 16;
+    n -= 16;
   }
-  while (n--) *d++ = c;
+  while (n--)
+    *d++ = c;
   return dst;
 }
 
@@ -31,18 +39,23 @@ void *memmove(void *dst, const void *src, uint n)
   uchar *d = dst;
   if (n == 0 || d == s)
     return dst;
-  if (s < d && s + n > d) {       /* overlap: copy backwards */
-    s += n; d += n;
-    while (n--) *--d = *--s;
+  if (s < d && s + n > d) { /* overlap: copy backwards */
+    s += n;
+    d += n;
+    while (n--)
+      *--d = *--s;
     return dst;
   }
   if ((((uintptr)s | (uintptr)d) & 3) == 0) {
     while (n >= 4) {
       *(uint32 *)d = *(const uint32 *)s;
-      d += 4; s += 4; n -= 4;
+      d += 4;
+      s += 4;
+      n -= 4;
     }
   }
-  while (n--) *d++ = *s++;
+  while (n--)
+    *d++ = *s++;
   return dst;
 }
 
@@ -63,7 +76,11 @@ int strncmp(const char *p, const char *q, uint n)
 char *strncpy(char *s, const char *t, int n)
 {
   char *r = s;
-  while (n > 0 && (*s = *t) != 0) { s++; t++; n--; }
+  while (n > 0 && (*s = *t) != 0) {
+    s++;
+    t++;
+    n--;
+  }
   while (n-- > 1)
     *++s = 0;
   return r;
@@ -75,7 +92,10 @@ char *safestrcpy(char *s, const char *t, int n)
   char *r = s;
   if (n <= 0)
     return r;
-  while (--n > 0 && (*s = *t) != 0) { s++; t++; }
+  while (--n > 0 && (*s = *t) != 0) {
+    s++;
+    t++;
+  }
   *s = 0;
   return r;
 }
@@ -83,6 +103,7 @@ char *safestrcpy(char *s, const char *t, int n)
 int strlen(const char *s)
 {
   int n = 0;
-  while (s[n]) n++;
+  while (s[n])
+    n++;
   return n;
 }

@@ -33,12 +33,18 @@ static uint32 argraw(int n)
 {
   struct trapframe *tf = myproc()->trapframe;
   switch (n) {
-  case 0: return tf->a0;
-  case 1: return tf->a1;
-  case 2: return tf->a2;
-  case 3: return tf->a3;
-  case 4: return tf->a4;
-  case 5: return tf->a5;
+  case 0:
+    return tf->a0;
+  case 1:
+    return tf->a1;
+  case 2:
+    return tf->a2;
+  case 3:
+    return tf->a3;
+  case 4:
+    return tf->a4;
+  case 5:
+    return tf->a5;
   }
   panic("argraw");
   return -1;

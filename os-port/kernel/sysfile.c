@@ -23,8 +23,10 @@ static int argfd(int n, int *pfd, struct file **pf)
   struct file *f = myproc()->ofile[fd];
   if (f == 0)
     return -1;
-  if (pfd) *pfd = fd;
-  if (pf) *pf = f;
+  if (pfd)
+    *pfd = fd;
+  if (pf)
+    *pf = f;
   return 0;
 }
 
@@ -189,7 +191,7 @@ uint32 sys_unlink(void)
   if (writei(dp, 0, (uintptr)&de, off, sizeof(de)) != sizeof(de))
     panic("unlink: writei");
   if (ip->type == T_DIR) {
-    dp->nlink--;   /* the child's ".." */
+    dp->nlink--; /* the child's ".." */
     iupdate(dp);
   }
   iunlockput(dp);
@@ -236,13 +238,13 @@ static struct inode *create(char *path, short type, short major, short minor)
   if (dirlink(dp, name, ip->inum) < 0)
     goto fail;
   if (type == T_DIR) {
-    dp->nlink++;   /* for the child's ".." */
+    dp->nlink++; /* for the child's ".." */
     iupdate(dp);
   }
   iunlockput(dp);
   return ip;
 fail:
-  ip->nlink = 0;   /* iput frees it */
+  ip->nlink = 0; /* iput frees it */
   iupdate(ip);
   iunlockput(ip);
   iunlockput(dp);
@@ -428,11 +430,11 @@ uint32 sys_hashopen(void)
   if ((f = filealloc()) == 0)
     return -1;
   if (khash_open(alg, prov, f) < 0) {
-    fileclose(f);   /* still FD_NONE: just drops the reference */
+    fileclose(f); /* still FD_NONE: just drops the reference */
     return -1;
   }
   if ((fd = fdalloc(f)) < 0) {
-    fileclose(f);   /* aborts the new context */
+    fileclose(f); /* aborts the new context */
     return -1;
   }
   return fd;

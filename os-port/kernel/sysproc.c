@@ -11,7 +11,7 @@ uint32 sys_exit(void)
   int n;
   argint(0, &n);
   exit(n);
-  return 0;  /* not reached */
+  return 0; /* not reached */
 }
 
 uint32 sys_getpid(void)

@@ -15,8 +15,8 @@
 
 struct spinlock tickslock;
 uint ticks;
-uint nintr_ssi, nintr_sti;   /* supervisor interrupts taken (procdump) */
-uint32 intr_epc, intr_sstatus; /* where the last device interrupt came in */
+uint nintr_ssi, nintr_sti;              /* supervisor interrupts taken (procdump) */
+uint32 intr_epc, intr_sstatus;          /* where the last device interrupt came in */
 uint32 tick_kernel_epc, tick_kernel_ra; /* kernel pc and ra at the last tick taken in the kernel */
 
 extern char trampoline[], uservec[], userret[];
@@ -38,18 +38,30 @@ void trapinithart(void)
 static const char *causename(uint32 c)
 {
   switch (c) {
-  case CAUSE_MISALIGNED_FETCH: return "misaligned fetch";
-  case CAUSE_FETCH_ACCESS: return "fetch access fault";
-  case CAUSE_ILLEGAL_INSN: return "illegal instruction";
-  case CAUSE_BREAKPOINT: return "breakpoint";
-  case CAUSE_MISALIGNED_LOAD: return "misaligned load";
-  case CAUSE_LOAD_ACCESS: return "load access fault";
-  case CAUSE_MISALIGNED_STORE: return "misaligned store";
-  case CAUSE_STORE_ACCESS: return "store access fault";
-  case CAUSE_FETCH_PAGE_FAULT: return "instruction page fault";
-  case CAUSE_LOAD_PAGE_FAULT: return "load page fault";
-  case CAUSE_STORE_PAGE_FAULT: return "store page fault";
-  default: return "?";
+  case CAUSE_MISALIGNED_FETCH:
+    return "misaligned fetch";
+  case CAUSE_FETCH_ACCESS:
+    return "fetch access fault";
+  case CAUSE_ILLEGAL_INSN:
+    return "illegal instruction";
+  case CAUSE_BREAKPOINT:
+    return "breakpoint";
+  case CAUSE_MISALIGNED_LOAD:
+    return "misaligned load";
+  case CAUSE_LOAD_ACCESS:
+    return "load access fault";
+  case CAUSE_MISALIGNED_STORE:
+    return "misaligned store";
+  case CAUSE_STORE_ACCESS:
+    return "store access fault";
+  case CAUSE_FETCH_PAGE_FAULT:
+    return "instruction page fault";
+  case CAUSE_LOAD_PAGE_FAULT:
+    return "load page fault";
+  case CAUSE_STORE_PAGE_FAULT:
+    return "store page fault";
+  default:
+    return "?";
   }
 }
 
@@ -59,7 +71,7 @@ static void clockintr(void)
   ticks++;
   wakeup(&ticks);
   release(&tickslock);
-  khash_tick();   /* time-outs of hash engine interrupt waits */
+  khash_tick(); /* time-outs of hash engine interrupt waits */
   /* the next deadline on a fixed grid (previous deadline + interval):
    * no drift from the latency of this handler, and no emulated time reads
    * (three per 64-bit read) on every tick */
@@ -82,11 +94,11 @@ static int devintr(void)
       uartintr();
 #ifdef SHA256_INTERRUPT
     if (lines & (1u << SHA256_INTERRUPT))
-      khash_intr(0);   /* HASH_ENGINE_SHA256 */
+      khash_intr(0); /* HASH_ENGINE_SHA256 */
 #endif
 #ifdef KECCAK_INTERRUPT
     if (lines & (1u << KECCAK_INTERRUPT))
-      khash_intr(1);   /* HASH_ENGINE_KECCAK */
+      khash_intr(1); /* HASH_ENGINE_KECCAK */
 #endif
     if (lines)
       sbi_irq_complete(lines);
@@ -105,7 +117,7 @@ void usertrap(void)
 {
   if (r_sstatus() & SSTATUS_SPP)
     panic("usertrap: not from user mode");
-  w_stvec((uintptr)kernelvec);  /* we are in the kernel now */
+  w_stvec((uintptr)kernelvec); /* we are in the kernel now */
 
   struct proc *p = myproc();
   p->trapframe->epc = r_sepc();
@@ -115,14 +127,14 @@ void usertrap(void)
   if (scause == CAUSE_USER_ECALL) {
     if (killed(p))
       exit(-1);
-    p->trapframe->epc += 4;   /* return after the ecall */
+    p->trapframe->epc += 4; /* return after the ecall */
     intr_on();
     syscall();
   } else if ((which = devintr()) != 0) {
     /* handled */
   } else {
-    printf("pid %d %s: trap %x (%s) epc=%p tval=%p\n", p->pid, p->name, scause,
-           causename(scause), (void *)r_sepc(), (void *)r_stval());
+    printf("pid %d %s: trap %x (%s) epc=%p tval=%p\n", p->pid, p->name, scause, causename(scause),
+        (void *)r_sepc(), (void *)r_stval());
     setkilled(p);
   }
   if (killed(p))
@@ -136,7 +148,7 @@ void usertrap(void)
 void usertrapret(void)
 {
   struct proc *p = myproc();
-  intr_off();  /* until sret: stvec points to user code */
+  intr_off(); /* until sret: stvec points to user code */
   uintptr tramp_uservec = TRAMPOLINE + (uservec - trampoline);
   w_stvec(tramp_uservec);
 
@@ -146,8 +158,8 @@ void usertrapret(void)
   p->trapframe->kernel_hartid = r_tp();
 
   uint32 x = r_sstatus();
-  x &= ~SSTATUS_SPP;   /* to user mode */
-  x |= SSTATUS_SPIE;   /* with interrupts enabled */
+  x &= ~SSTATUS_SPP; /* to user mode */
+  x |= SSTATUS_SPIE; /* with interrupts enabled */
   w_sstatus(x);
   w_sepc(p->trapframe->epc);
 
@@ -172,8 +184,8 @@ void kerneltrap(uint32 *frame)
     tick_kernel_ra = frame[0];
   }
   if (which == 0)
-    panic("kerneltrap: scause %x (%s) sepc=%p stval=%p", scause, causename(scause),
-          (void *)sepc, (void *)r_stval());
+    panic("kerneltrap: scause %x (%s) sepc=%p stval=%p", scause, causename(scause), (void *)sepc,
+        (void *)r_stval());
   if (which == 2 && myproc() != 0)
     yield();
   /* yield() may have trapped again: restore what sret needs */

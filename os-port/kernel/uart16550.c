@@ -10,21 +10,21 @@
 #include "proc.h"
 #include "defs.h"
 
-#define REG(r) ((volatile uchar *)(UART0 + (r)))
-#define RHR 0
-#define THR 0
-#define IER 1
-#define  IER_RX 0x01
-#define  IER_TX 0x02
-#define FCR 2
-#define IIR 2
-#define LCR 3
-#define  LCR_DLAB 0x80
-#define LSR 5
-#define  LSR_RX_READY 0x01
-#define  LSR_THR_EMPTY 0x20
-#define rd(r) (*REG(r))
-#define wr(r, v) (*REG(r) = (v))
+#define REG(r)        ((volatile uchar *)(UART0 + (r)))
+#define RHR           0
+#define THR           0
+#define IER           1
+#define IER_RX        0x01
+#define IER_TX        0x02
+#define FCR           2
+#define IIR           2
+#define LCR           3
+#define LCR_DLAB      0x80
+#define LSR           5
+#define LSR_RX_READY  0x01
+#define LSR_THR_EMPTY 0x20
+#define rd(r)         (*REG(r))
+#define wr(r, v)      (*REG(r) = (v))
 
 extern volatile int panicked;
 
@@ -39,10 +39,10 @@ void uartinit(void)
 {
   wr(IER, 0);
   wr(LCR, LCR_DLAB);
-  wr(0, 3);        /* divisor low: 38400 baud */
-  wr(1, 0);        /* divisor high */
-  wr(LCR, 3);      /* 8 bits, no parity, one stop bit */
-  wr(FCR, 0x07);   /* enable and clear FIFOs */
+  wr(0, 3);      /* divisor low: 38400 baud */
+  wr(1, 0);      /* divisor high */
+  wr(LCR, 3);    /* 8 bits, no parity, one stop bit */
+  wr(FCR, 0x07); /* enable and clear FIFOs */
   wr(IER, IER_RX | IER_TX);
   initlock(&tx_lock, "uart");
 }
@@ -76,7 +76,7 @@ static void uartstart(void)
 {
   while (tx_w != tx_r) {
     if ((rd(LSR) & LSR_THR_EMPTY) == 0)
-      return;  /* the THRE interrupt will call us again */
+      return; /* the THRE interrupt will call us again */
     int c = tx_buf[tx_r++ % TXBUF];
     wakeup(&tx_r);
     wr(THR, c);
@@ -92,7 +92,7 @@ static int uartgetc(void)
 
 void uartintr(void)
 {
-  (void)rd(IIR);   /* acknowledge a THRE interrupt */
+  (void)rd(IIR); /* acknowledge a THRE interrupt */
   for (;;) {
     int c = uartgetc();
     if (c < 0)

@@ -56,7 +56,7 @@ static void uartstart(void)
 {
   while (tx_w != tx_r) {
     if (UREG(LX_UART_TXFULL))
-      return;  /* the tx event fires when the FIFO has room again */
+      return; /* the tx event fires when the FIFO has room again */
     int c = tx_buf[tx_r++ % TXBUF];
     wakeup(&tx_r);
     UREG(LX_UART_RXTX) = c;
@@ -70,7 +70,7 @@ void uartintr(void)
     UREG(LX_UART_EV_PENDING) = LX_UART_EV_TX;
   while (!UREG(LX_UART_RXEMPTY)) {
     int c = UREG(LX_UART_RXTX) & 0xff;
-    UREG(LX_UART_EV_PENDING) = LX_UART_EV_RX;  /* pop + acknowledge */
+    UREG(LX_UART_EV_PENDING) = LX_UART_EV_RX; /* pop + acknowledge */
     consoleintr(c);
   }
   acquire(&tx_lock);

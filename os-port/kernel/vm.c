@@ -13,8 +13,8 @@
 
 pagetable_t kernel_pagetable;
 
-extern char etext[];       /* kernel.ld: end of kernel text */
-extern char trampoline[];  /* trampoline.S */
+extern char etext[];      /* kernel.ld: end of kernel text */
+extern char trampoline[]; /* trampoline.S */
 
 static void kvmmap(pagetable_t kpt, uintptr va, uintptr pa, uintptr sz, int perm)
 {
@@ -75,7 +75,7 @@ pte_t *walk(pagetable_t pt, uintptr va, int alloc)
     if (!alloc || (pt = (pagetable_t)kalloc()) == 0)
       return 0;
     memset(pt, 0, PGSIZE);
-    *pte = PA2PTE(pt) | PTE_V;   /* non-leaf: A/D/U must stay 0 */
+    *pte = PA2PTE(pt) | PTE_V; /* non-leaf: A/D/U must stay 0 */
   }
   return &pt[PX(0, va)];
 }
@@ -213,7 +213,7 @@ int uvmcopy(pagetable_t old, pagetable_t new, uintptr sz)
   for (va = USERBASE; va < sz; va += PGSIZE) {
     pte_t *pte = walk(old, va, 0);
     if (pte == 0 || (*pte & PTE_V) == 0)
-      continue;   /* e.g. a page given back with sbrk(-n) below sz */
+      continue; /* e.g. a page given back with sbrk(-n) below sz */
     char *mem = kalloc();
     if (mem == 0)
       goto err;
@@ -302,7 +302,7 @@ int copyinstr(pagetable_t pt, char *dst, uintptr srcva, uint max)
     }
     srcva = va0 + PGSIZE;
     if (srcva == 0)
-      return -1;    /* wrapped around the top of the address space */
+      return -1; /* wrapped around the top of the address space */
   }
   return -1;
 }

@@ -10,14 +10,14 @@
 #include <unistd.h>
 #include <assert.h>
 
-#define XV_TYPES_H   /* use host types instead of kernel/types.h */
+#define XV_TYPES_H /* use host types instead of kernel/types.h */
 typedef unsigned int uint;
 typedef unsigned short ushort;
 typedef unsigned char uchar;
 typedef uint32_t uint32;
 #include "kernel/fs.h"
 #include "kernel/param.h"
-#define stat xv6_stat   /* do not clash with the host struct stat */
+#define stat xv6_stat /* do not clash with the host struct stat */
 #include "kernel/stat.h"
 #undef stat
 
@@ -201,8 +201,8 @@ int main(int argc, char *argv[])
   sb.logstart = xint(2);
   sb.inodestart = xint(2 + nlog);
   sb.bmapstart = xint(2 + nlog + ninodeblocks);
-  printf("mkfs: %d blocks: %d meta (boot, super, log %d, inode %d, bitmap %d), %d data\n",
-         FSSIZE, nmeta, nlog, ninodeblocks, nbitmap, nblocks);
+  printf("mkfs: %d blocks: %d meta (boot, super, log %d, inode %d, bitmap %d), %d data\n", FSSIZE, nmeta,
+      nlog, ninodeblocks, nbitmap, nblocks);
 
   freeblock = nmeta;
   for (int i = 0; i < FSSIZE; i++)
@@ -252,7 +252,7 @@ int main(int argc, char *argv[])
   wsect(1, buf);
   if (ftruncate(fsfd, (off_t)freeblock * BSIZE) != 0)
     die("ftruncate");
-  printf("mkfs: image of %u blocks (%u bytes), %d blocks with the zeros\n",
-         freeblock, freeblock * BSIZE, FSSIZE);
+  printf("mkfs: image of %u blocks (%u bytes), %d blocks with the zeros\n", freeblock, freeblock * BSIZE,
+      FSSIZE);
   return 0;
 }

@@ -60,10 +60,10 @@ static void grep(const char *pattern, int fd)
       m -= p - buf;
       memmove(buf, p, m);
       if (m == (int)sizeof(buf) - 1)
-        m = 0;  /* an over-long line: drop it */
+        m = 0; /* an over-long line: drop it */
     }
   }
-  if (m > 0) {  /* last line without a newline */
+  if (m > 0) { /* last line without a newline */
     buf[m] = 0;
     if (match(pattern, buf)) {
       write(1, buf, m);

@@ -48,7 +48,7 @@ int main(int argc, char *argv[])
   if (uh_digestlen(alg))
     outlen = uh_digestlen(alg);
   else if (outlen == 0)
-    outlen = alg == 6 ? 32 : 64;   /* SHAKE128: 32 bytes, SHAKE256: 64 */
+    outlen = alg == 6 ? 32 : 64; /* SHAKE128: 32 bytes, SHAKE256: 64 */
   if (outlen <= 0 || outlen > (int)sizeof out) {
     fprintf(2, "hash: bad output length\n");
     exit(2);

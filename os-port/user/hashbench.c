@@ -14,26 +14,32 @@ static uchar out[64];
 static char *buf;
 static int alg, outlen;
 
-static uint64 tdiv(uint64 a, uint64 b) { return b ? a / b : 0; }
+static uint64 tdiv(uint64 a, uint64 b)
+{
+  return b ? a / b : 0;
+}
 
 /* elapsed ticks for count hashes in environment env, or ~0 */
 static uint64 run(int env, int count, int size)
 {
   uint64 t0, t;
   switch (env) {
-  case 0:   /* user space */
+  case 0: /* user space */
     t0 = rdtime64();
     for (int i = 0; i < count; i++)
       if (uh_userhash(alg, buf, size, out, outlen) < 0)
         return ~0ULL;
     return rdtime64() - t0;
-  case 1: case 2: case 3:   /* system call: sw, hw, auto */
+  case 1:
+  case 2:
+  case 3: /* system call: sw, hw, auto */
     t0 = rdtime64();
     for (int i = 0; i < count; i++)
       if (hash(alg, env - 1, buf, size, out, outlen) < 0)
         return ~0ULL;
     return rdtime64() - t0;
-  case 4: case 5:   /* kernel space: sw, hw */
+  case 4:
+  case 5: /* kernel space: sw, hw */
     if (khashbench(alg, env - 4, count, size, &t) < 0)
       return ~0ULL;
     return t;
@@ -42,8 +48,12 @@ static uint64 run(int env, int count, int size)
 }
 
 static const char *envname[] = {
-  "user space (sw)", "system call (sw)", "system call (hw)", "system call (auto)",
-  "kernel space (sw)", "kernel space (hw)",
+  "user space (sw)",
+  "system call (sw)",
+  "system call (hw)",
+  "system call (auto)",
+  "kernel space (sw)",
+  "kernel space (hw)",
 };
 
 static void table(int count, int size)
@@ -95,14 +105,13 @@ int main(int argc, char *argv[])
   for (int i = 0; i < bufsz; i++)
     buf[i] = "hello"[i % 5];
   if (big) {
-    for (int env = 2; env >= 2; env--) {   /* hw only: 1 MiB in software takes minutes on litex_sim */
+    for (int env = 2; env >= 2; env--) { /* hw only: 1 MiB in software takes minutes on litex_sim */
       uint64 t0 = rdtime64();
       int r = hash(alg, env - 1, buf, big, out, outlen);
       uint64 t = rdtime64() - t0;
       uint64 pb1000 = tdiv(t * 1000, big);
-      printf("%s: one hash() of %d bytes on %s: %llu ticks, %llu.%03llu ticks/byte%s\n",
-             uh_algname(alg), big, env == 2 ? "hw" : "sw", t, pb1000 / 1000, pb1000 % 1000,
-             r < 0 ? " (FAILED)" : "");
+      printf("%s: one hash() of %d bytes on %s: %llu ticks, %llu.%03llu ticks/byte%s\n", uh_algname(alg), big,
+          env == 2 ? "hw" : "sw", t, pb1000 / 1000, pb1000 % 1000, r < 0 ? " (FAILED)" : "");
     }
     exit(0);
   }
@@ -113,7 +122,7 @@ int main(int argc, char *argv[])
     for (int k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++) {
       uint64 u = run(0, count, sizes[k]), s = run(1, count, sizes[k]), h = run(2, count, sizes[k]);
       printf("  %6d %10llu %10llu %10llu\n", sizes[k], tdiv(u, count), tdiv(s, count),
-             h == ~0ULL ? 0 : tdiv(h, count));
+          h == ~0ULL ? 0 : tdiv(h, count));
     }
     exit(0);
   }

@@ -17,14 +17,20 @@ static uchar o1[4096], o2[4096];
 static void check(int ok, const char *what)
 {
   printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  if (ok) npass++; else nfail++;
+  if (ok)
+    npass++;
+  else
+    nfail++;
 }
 
-static int eq(const uchar *a, const uchar *b, int n) { return memcmp(a, b, n) == 0; }
+static int eq(const uchar *a, const uchar *b, int n)
+{
+  return memcmp(a, b, n) == 0;
+}
 
-static const uchar sha256_hello[32] = {
-  0x2c,0xf2,0x4d,0xba,0x5f,0xb0,0xa3,0x0e,0x26,0xe8,0x3b,0x2a,0xc5,0xb9,0xe2,0x9e,
-  0x1b,0x16,0x1e,0x5c,0x1f,0xa7,0x42,0x5e,0x73,0x04,0x33,0x62,0x93,0x8b,0x98,0x24 };
+static const uchar sha256_hello[32] = { 0x2c, 0xf2, 0x4d, 0xba, 0x5f, 0xb0, 0xa3, 0x0e, 0x26, 0xe8, 0x3b,
+  0x2a, 0xc5, 0xb9, 0xe2, 0x9e, 0x1b, 0x16, 0x1e, 0x5c, 0x1f, 0xa7, 0x42, 0x5e, 0x73, 0x04, 0x33, 0x62, 0x93,
+  0x8b, 0x98, 0x24 };
 
 static int have_hw(void)
 {
@@ -33,7 +39,7 @@ static int have_hw(void)
 
 static void badargs(void)
 {
-  char *stack = (char *)o1;   /* any valid user address */
+  char *stack = (char *)o1; /* any valid user address */
   check(hash(-1, 0, "hello", 5, o1, 64) == -1, "unknown algorithm -1");
   check(hash(12, 0, "hello", 5, o1, 64) == -1, "unknown algorithm 12");
   check(hash(1000, 2, "hello", 5, o1, 64) == -1, "unknown algorithm 1000");
@@ -41,11 +47,11 @@ static void badargs(void)
   check(hash(0, -1, "hello", 5, o1, 64) == -1, "unknown provider -1");
   check(hash(0, 0, 0, 5, o1, 32) == -1, "NULL buffer");
   check(hash(0, 0, 0, 0, o1, 32) == 32, "NULL buffer, length 0 (empty message)");
-  static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, 0xB0000000, 0xB0010000,
-                                 0xF0000000, 0x10000000, 0xFFFFE000, 0xFFFFF000, 0xFFFFFFF0 };
-  static const char *badn[] = { "0x80000000 (QEMU RAM)", "0x40000000 (LiteX RAM)",
-    "0x40200000 (RAM disk)", "0xB0000000 (SHA-256 window)", "0xB0010000 (Keccak window)",
-    "0xF0000000 (CSRs)", "0x10000000 (UART)", "TRAPFRAME", "TRAMPOLINE", "0xFFFFFFF0" };
+  static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, 0xB0000000, 0xB0010000, 0xF0000000,
+    0x10000000, 0xFFFFE000, 0xFFFFF000, 0xFFFFFFF0 };
+  static const char *badn[] = { "0x80000000 (QEMU RAM)", "0x40000000 (LiteX RAM)", "0x40200000 (RAM disk)",
+    "0xB0000000 (SHA-256 window)", "0xB0010000 (Keccak window)", "0xF0000000 (CSRs)", "0x10000000 (UART)",
+    "TRAPFRAME", "TRAMPOLINE", "0xFFFFFFF0" };
   for (int i = 0; i < 10; i++) {
     char what[80];
     for (int p = 0; p < 3; p++) {
@@ -81,7 +87,8 @@ static void badargs(void)
   int h = hashopen(0, 0);
   check(h >= 0, "hashopen sha256 sw");
   check(write(h, (void *)0x80000000, 5) == -1 && write(h, (void *)0x40000000, 5) == -1 &&
-        write(h, (void *)0xB0000000, 5) == -1 && write(h, 0, 5) == -1, "stream write bad buffers");
+            write(h, (void *)0xB0000000, 5) == -1 && write(h, 0, 5) == -1,
+      "stream write bad buffers");
   check(write(h, "hel", 3) == 3 && write(h, "", 0) == 0 && write(h, "lo", 2) == 2, "stream writes");
   check(read(h, o1, 31) == -1, "stream read shorter than the digest");
   check(read(h, (void *)0x40000000, 32) == -1 || 1, "stream read to a kernel address");
@@ -95,12 +102,12 @@ static void badargs(void)
   int hs = hashopen(7, 0);
   write(hs, "hello", 5);
   check(read(hs, o2, 200) == 200 && hash(7, 0, "hello", 5, o1, 200) == 200 && eq(o1, o2, 200),
-        "SHAKE256 stream 200 bytes = hash()");
+      "SHAKE256 stream 200 bytes = hash()");
   close(hs);
   uint64 t;
   check(khashbench(12, 0, 1, 5, &t) == -1 && khashbench(0, 0, 1, 16385, &t) == -1 &&
-        khashbench(0, 0, -1, 5, &t) == -1 && khashbench(0, 0, 1, 5, (void *)0x40000000) == -1,
-        "khashbench bad arguments");
+            khashbench(0, 0, -1, 5, &t) == -1 && khashbench(0, 0, 1, 5, (void *)0x40000000) == -1,
+      "khashbench bad arguments");
   check(khashbench(0, 0, 2, 5, &t) == 0 && t > 0, "khashbench sha256 sw");
 }
 
@@ -109,7 +116,7 @@ static void bigbuffers(int hw)
 {
   int n = 3 * 4096 + 1234;
   char *b = sbrk(n + 4096);
-  char *p = b + 777;   /* unaligned, spans 4 pages */
+  char *p = b + 777; /* unaligned, spans 4 pages */
   for (int i = 0; i < n; i++)
     p[i] = (char)(i * 7 + (i >> 8));
   for (int alg = 0; alg < 12; alg++) {
@@ -121,8 +128,9 @@ static void bigbuffers(int hw)
         continue;
       int r = hash(alg, prov, p, n, o2, ol);
       strcpy(what, uh_algname(alg));
-      strcpy(what + strlen(what), prov == 0 ? " 13522 bytes sw = user" :
-             prov == 1 ? " 13522 bytes hw = user" : " 13522 bytes auto = user");
+      strcpy(what + strlen(what), prov == 0   ? " 13522 bytes sw = user"
+                                  : prov == 1 ? " 13522 bytes hw = user"
+                                              : " 13522 bytes auto = user");
       check(r == ol && eq(o1, o2, ol), what);
       if (prov == 2)
         continue;
@@ -197,7 +205,7 @@ static void concurrent(int nproc, int prov)
 
 static void killed(int prov)
 {
-  for (int alg = 0; alg < 12; alg += 3) {   /* SHA-256 and Keccak engines */
+  for (int alg = 0; alg < 12; alg += 3) { /* SHA-256 and Keccak engines */
     int pid = fork();
     if (pid == 0) {
       static char m[4096];
@@ -212,8 +220,8 @@ static void killed(int prov)
     int ol = uh_digestlen(alg) ? uh_digestlen(alg) : 32;
     uh_userhash(alg, "hello", 5, o1, ol);
     check(hash(alg, prov, "hello", 5, o2, ol) == ol && eq(o1, o2, ol),
-          alg == 0 ? "after a killed SHA-256 stream, hash('hello') right" :
-                     "after a killed Keccak stream, hash('hello') right");
+        alg == 0 ? "after a killed SHA-256 stream, hash('hello') right"
+                 : "after a killed Keccak stream, hash('hello') right");
   }
 }
 

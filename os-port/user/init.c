@@ -2,7 +2,7 @@
  * keeps a shell running; also reaps orphaned processes. */
 #include "kernel/types.h"
 #include "kernel/stat.h"
-#define CONSOLE 1  /* major device number of the console (kernel/file.h) */
+#define CONSOLE 1 /* major device number of the console (kernel/file.h) */
 #include "kernel/fcntl.h"
 #include "user/user.h"
 
@@ -10,13 +10,13 @@ static char *argv[] = { "sh", 0 };
 
 int main(void)
 {
-  uint64 t0 = rdtime64();   /* time since reset: the boot, up to here */
+  uint64 t0 = rdtime64(); /* time since reset: the boot, up to here */
   if (open("console", O_RDWR) < 0) {
     mknod("console", CONSOLE, 0);
     open("console", O_RDWR);
   }
-  dup(0);  /* stdout */
-  dup(0);  /* stderr */
+  dup(0); /* stdout */
+  dup(0); /* stderr */
   printf("init: booted in %llu clocks\n", t0);
   for (;;) {
     printf("init: starting sh\n");
@@ -33,7 +33,7 @@ int main(void)
     for (;;) {
       int w = wait(0);
       if (w == pid)
-        break;   /* the shell exited: start another */
+        break; /* the shell exited: start another */
       if (w < 0) {
         printf("init: wait returned an error\n");
         exit(1);

@@ -57,40 +57,80 @@ static void vprintf(int fd, const char *fmt, va_list ap)
     c = fmt[++i];
     /* field width: %-20s, %12llu, %02llu */
     int left = 0, zero = 0, width = 0;
-    if (c == '-') { left = 1; c = fmt[++i]; }
-    if (c == '0') { zero = 1; c = fmt[++i]; }
-    while (c >= '0' && c <= '9') { width = width * 10 + (c - '0'); c = fmt[++i]; }
+    if (c == '-') {
+      left = 1;
+      c = fmt[++i];
+    }
+    if (c == '0') {
+      zero = 1;
+      c = fmt[++i];
+    }
+    while (c >= '0' && c <= '9') {
+      width = width * 10 + (c - '0');
+      c = fmt[++i];
+    }
     if (width) {
       char t[64];
       int n = 0, k;
       const char *str = 0;
-      if (c == 'l' && fmt[i + 1] == 'l') { i += 2; c = fmt[i];
+      if (c == 'l' && fmt[i + 1] == 'l') {
+        i += 2;
+        c = fmt[i];
         if (c == 'd' || c == 'u' || c == 'x') {
-          uint64 v = va_arg(ap, uint64); int neg = 0; char r[24]; int m = 0;
-          if (c == 'd' && (int64)v < 0) { neg = 1; v = -(int64)v; }
-          do { r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)]; v /= (c == 'x' ? 16 : 10); } while (v);
-          if (neg) t[n++] = '-';
-          while (m) t[n++] = r[--m];
+          uint64 v = va_arg(ap, uint64);
+          int neg = 0;
+          char r[24];
+          int m = 0;
+          if (c == 'd' && (int64)v < 0) {
+            neg = 1;
+            v = -(int64)v;
+          }
+          do {
+            r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)];
+            v /= (c == 'x' ? 16 : 10);
+          } while (v);
+          if (neg)
+            t[n++] = '-';
+          while (m)
+            t[n++] = r[--m];
         }
       } else if (c == 'd' || c == 'u' || c == 'x') {
-        uint32 v = va_arg(ap, uint32); int neg = 0; char r[12]; int m = 0;
-        if (c == 'd' && (int)v < 0) { neg = 1; v = -(int)v; }
-        do { r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)]; v /= (c == 'x' ? 16 : 10); } while (v);
-        if (neg) t[n++] = '-';
-        while (m) t[n++] = r[--m];
+        uint32 v = va_arg(ap, uint32);
+        int neg = 0;
+        char r[12];
+        int m = 0;
+        if (c == 'd' && (int)v < 0) {
+          neg = 1;
+          v = -(int)v;
+        }
+        do {
+          r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)];
+          v /= (c == 'x' ? 16 : 10);
+        } while (v);
+        if (neg)
+          t[n++] = '-';
+        while (m)
+          t[n++] = r[--m];
       } else if (c == 's') {
         str = va_arg(ap, const char *);
-        if (str == 0) str = "(null)";
-        while (str[n]) n++;
+        if (str == 0)
+          str = "(null)";
+        while (str[n])
+          n++;
       } else if (c == 0) {
         break;
       }
-      if (!left) for (k = n; k < width; k++) put(&o, zero ? '0' : ' ');
-      for (k = 0; k < n; k++) put(&o, str ? str[k] : t[k]);
-      if (left) for (k = n; k < width; k++) put(&o, ' ');
+      if (!left)
+        for (k = n; k < width; k++)
+          put(&o, zero ? '0' : ' ');
+      for (k = 0; k < n; k++)
+        put(&o, str ? str[k] : t[k]);
+      if (left)
+        for (k = n; k < width; k++)
+          put(&o, ' ');
       continue;
     }
-    int lng = 0;   /* %l is 32-bit (long) on RV32, %ll 64-bit */
+    int lng = 0; /* %l is 32-bit (long) on RV32, %ll 64-bit */
     if (c == 'l') {
       c = fmt[++i];
       if (c == 'l') {
@@ -101,14 +141,20 @@ static void vprintf(int fd, const char *fmt, va_list ap)
     if (c == 0)
       break;
     if (c == 'd') {
-      if (lng) putnum(&o, va_arg(ap, int64), 10, 1);
-      else putnum(&o, (int64)va_arg(ap, int), 10, 1);
+      if (lng)
+        putnum(&o, va_arg(ap, int64), 10, 1);
+      else
+        putnum(&o, (int64)va_arg(ap, int), 10, 1);
     } else if (c == 'u') {
-      if (lng) putnum(&o, va_arg(ap, uint64), 10, 0);
-      else putnum(&o, va_arg(ap, uint32), 10, 0);
+      if (lng)
+        putnum(&o, va_arg(ap, uint64), 10, 0);
+      else
+        putnum(&o, va_arg(ap, uint32), 10, 0);
     } else if (c == 'x') {
-      if (lng) putnum(&o, va_arg(ap, uint64), 16, 0);
-      else putnum(&o, va_arg(ap, uint32), 16, 0);
+      if (lng)
+        putnum(&o, va_arg(ap, uint64), 16, 0);
+      else
+        putnum(&o, va_arg(ap, uint32), 16, 0);
     } else if (c == 'p') {
       uint32 v = (uint32)va_arg(ap, void *);
       put(&o, '0');

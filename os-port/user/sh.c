@@ -4,16 +4,18 @@
 #include "kernel/fcntl.h"
 #include "user/user.h"
 
-#define MAXARGS 16
-#define SH_APPEND 0x8000   /* shell-private flag, not passed to open() */
+#define MAXARGS   16
+#define SH_APPEND 0x8000 /* shell-private flag, not passed to open() */
 
 enum { EXEC = 1, REDIR, PIPE, LIST, BACK };
 
-struct cmd { int type; };
+struct cmd {
+  int type;
+};
 struct execcmd {
   int type;
   char *argv[MAXARGS + 1];
-  char *eargv[MAXARGS + 1];   /* end of each word: NUL-terminated later */
+  char *eargv[MAXARGS + 1]; /* end of each word: NUL-terminated later */
 };
 struct redircmd {
   int type;
@@ -22,9 +24,18 @@ struct redircmd {
   int mode;
   int fd;
 };
-struct pipecmd { int type; struct cmd *left, *right; };
-struct listcmd { int type; struct cmd *left, *right; };
-struct backcmd { int type; struct cmd *cmd; };
+struct pipecmd {
+  int type;
+  struct cmd *left, *right;
+};
+struct listcmd {
+  int type;
+  struct cmd *left, *right;
+};
+struct backcmd {
+  int type;
+  struct cmd *cmd;
+};
 
 static void panic(char *s) __attribute__((noreturn));
 static void panic(char *s)
@@ -129,7 +140,7 @@ static int getcmd(char *buf, int nbuf)
   write(2, "$ ", 2);
   memset(buf, 0, nbuf);
   gets(buf, nbuf);
-  if (buf[0] == 0)  /* EOF */
+  if (buf[0] == 0) /* EOF */
     return -1;
   return 0;
 }
@@ -151,7 +162,12 @@ static int gettoken(char **ps, char *es, char **q, char **eq)
   switch (*s) {
   case 0:
     break;
-  case '|': case '(': case ')': case ';': case '&': case '<':
+  case '|':
+  case '(':
+  case ')':
+  case ';':
+  case '&':
+  case '<':
     s++;
     break;
   case '>':
@@ -212,7 +228,7 @@ static struct cmd *parseredirs(struct cmd *cmd, char **ps, char *es)
       cmd = mkredir(cmd, q, eq, O_RDONLY, 0);
     else if (tok == '>')
       cmd = mkredir(cmd, q, eq, O_WRONLY | O_CREATE | O_TRUNC, 1);
-    else  /* >> : xv6 has no O_APPEND; runcmd reads to the end instead */
+    else /* >> : xv6 has no O_APPEND; runcmd reads to the end instead */
       cmd = mkredir(cmd, q, eq, SH_APPEND | O_RDWR | O_CREATE, 1);
   }
   return cmd;

@@ -10,8 +10,8 @@ static void report(const char *what, uint64 clocks, int n)
 {
   uint64 x100 = clocks * 100 / n;
   uint32 ns = (uint32)(clocks * 1000000000ULL / XV_TIMEBASE_HZ / n);
-  printf("sysbench: %s: %llu.%d%d clocks (%u ns) per op, %llu clocks for %d\n", what,
-         x100 / 100, (int)(x100 / 10 % 10), (int)(x100 % 10), ns, clocks, n);
+  printf("sysbench: %s: %llu.%d%d clocks (%u ns) per op, %llu clocks for %d\n", what, x100 / 100,
+      (int)(x100 / 10 % 10), (int)(x100 % 10), ns, clocks, n);
 }
 
 int main(int argc, char *argv[])

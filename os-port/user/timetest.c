@@ -26,8 +26,8 @@ int main(int argc, char *argv[])
       maxstep = t - prev;
     prev = t;
   }
-  printf("timetest: %d reads, %d went backwards, %llu clocks in all, max step %llu\n",
-         NREADS, backwards, prev - first, maxstep);
+  printf("timetest: %d reads, %d went backwards, %llu clocks in all, max step %llu\n", NREADS, backwards,
+      prev - first, maxstep);
   if (backwards) {
     printf("timetest: FAIL: time is not monotonic\n");
     ok = 0;
@@ -52,9 +52,9 @@ int main(int argc, char *argv[])
   int u1 = uptime();
   uint64 elapsed = t1 - t0;
   uint64 expect = (uint64)nticks * XV_TIMEBASE_HZ / XV_TICK_HZ;
-  uint32 pct = (uint32)(elapsed * 1000 / expect);  /* per mille */
-  printf("timetest: sleep(%d) took %d ticks, %llu clocks, expected %llu (%d.%d%%)\n",
-         nticks, u1 - u0, elapsed, expect, pct / 10, pct % 10);
+  uint32 pct = (uint32)(elapsed * 1000 / expect); /* per mille */
+  printf("timetest: sleep(%d) took %d ticks, %llu clocks, expected %llu (%d.%d%%)\n", nticks, u1 - u0,
+      elapsed, expect, pct / 10, pct % 10);
   /* sleep(n) returns after n to n+1 tick interrupts; allow scheduling slack */
   if (elapsed * 10 < expect * 8 || elapsed * 10 > expect * 14) {
     printf("timetest: FAIL: elapsed time does not match the tick rate\n");

@@ -7,8 +7,18 @@
 #include "hashsoc/hash.h"
 
 static const char *names[HASH_ALG_COUNT] = {
-  "sha256", "sha224", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
-  "shake128", "shake256", "keccak-224", "keccak-256", "keccak-384", "keccak-512",
+  "sha256",
+  "sha224",
+  "sha3-224",
+  "sha3-256",
+  "sha3-384",
+  "sha3-512",
+  "shake128",
+  "shake256",
+  "keccak-224",
+  "keccak-256",
+  "keccak-384",
+  "keccak-512",
 };
 
 int uh_alg(const char *name)
@@ -19,15 +29,25 @@ int uh_alg(const char *name)
   return -1;
 }
 
-const char *uh_algname(int alg) { return hash_alg_name(alg); }
-int uh_digestlen(int alg) { return hash_alg_digest_len(alg); }
+const char *uh_algname(int alg)
+{
+  return hash_alg_name(alg);
+}
+int uh_digestlen(int alg)
+{
+  return hash_alg_digest_len(alg);
+}
 
 int uh_prov(const char *name)
 {
-  if (strcmp(name, "sw") == 0) return HASHP_SW;
-  if (strcmp(name, "hw") == 0) return HASHP_HW;
-  if (strcmp(name, "auto") == 0) return HASHP_AUTO;
-  if (strcmp(name, "user") == 0) return HASHP_USER;
+  if (strcmp(name, "sw") == 0)
+    return HASHP_SW;
+  if (strcmp(name, "hw") == 0)
+    return HASHP_HW;
+  if (strcmp(name, "auto") == 0)
+    return HASHP_AUTO;
+  if (strcmp(name, "user") == 0)
+    return HASHP_USER;
   return -1;
 }
 
@@ -97,13 +117,12 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
   }
   if (prov < 0)
     goto usage;
-  if (alg == -1 || alg == -3) {   /* SHA-3 / Keccak: -a 224|256|384|512 */
+  if (alg == -1 || alg == -3) { /* SHA-3 / Keccak: -a 224|256|384|512 */
     int base = alg == -1 ? HASH_SHA3_224 : HASH_KECCAK_224;
     if (bits == 0)
       bits = alg == -1 ? 256 : 256;
-    alg = bits == 224 ? base : bits == 256 ? base + 1 : bits == 384 ? base + 2 :
-          bits == 512 ? base + 3 : -1;
-  } else if (alg == -2) {         /* SHAKE: -a 128|256 */
+    alg = bits == 224 ? base : bits == 256 ? base + 1 : bits == 384 ? base + 2 : bits == 512 ? base + 3 : -1;
+  } else if (alg == -2) { /* SHAKE: -a 128|256 */
     if (bits == 0)
       bits = 128;
     alg = bits == 128 ? HASH_SHAKE128 : bits == 256 ? HASH_SHAKE256 : -1;

@@ -6,7 +6,7 @@
 typedef union header {
   struct {
     union header *next;
-    uint size;  /* in units of sizeof(Header), including the header */
+    uint size; /* in units of sizeof(Header), including the header */
   } s;
   uint64 align;
 } Header;
@@ -21,7 +21,7 @@ void free(void *ap)
   Header *bp = (Header *)ap - 1, *p;
   for (p = freep; !(bp > p && bp < p->s.next); p = p->s.next)
     if (p >= p->s.next && (bp > p || bp < p->s.next))
-      break;  /* at either end of the arena */
+      break; /* at either end of the arena */
   if (bp + bp->s.size == p->s.next) {
     bp->s.size += p->s.next->s.size;
     bp->s.next = p->s.next->s.next;

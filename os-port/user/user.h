@@ -58,13 +58,13 @@ int memcmp(const void *, const void *, uint);
 void *memcpy(void *, const void *, uint);
 
 /* uhash.c: helpers of the hash programs */
-int uh_alg(const char *name);            /* "sha256" ... "keccak-512" -> alg, or -1 */
-const char *uh_algname(int alg);         /* "SHA-256" ... */
-int uh_digestlen(int alg);               /* 0 for SHAKE */
-int uh_prov(const char *name);           /* sw hw auto -> 0 1 2, user -> 3, else -1 */
+int uh_alg(const char *name);    /* "sha256" ... "keccak-512" -> alg, or -1 */
+const char *uh_algname(int alg); /* "SHA-256" ... */
+int uh_digestlen(int alg);       /* 0 for SHAKE */
+int uh_prov(const char *name);   /* sw hw auto -> 0 1 2, user -> 3, else -1 */
 #define HASHP_USER 3
 int uh_userhash(int alg, const void *buf, uint len, void *out, uint outlen); /* in user space */
-void uh_hex(char *dst, const uchar *d, int n);  /* 2n hex digits + NUL */
+void uh_hex(char *dst, const uchar *d, int n);                               /* 2n hex digits + NUL */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog);
 
 /* printf.c: %d %u %x %p %s %c %%, ll prefix for 64-bit */
@@ -88,5 +88,5 @@ static inline uint32 rdtime32(void)
 }
 /* timer constants of the platform this image was built for */
 #define XV_TIMEBASE_HZ TIMEBASE_HZ
-#define XV_TICK_HZ TICK_HZ
+#define XV_TICK_HZ     TICK_HZ
 #endif

@@ -8,26 +8,36 @@
 #include "kernel/fs.h"
 #include "kernel/param.h"
 #include "kernel/riscv.h"
-#define TRAMPOLINE 0xFFFFF000u   /* kernel/memlayout.h */
+#define TRAMPOLINE 0xFFFFF000u /* kernel/memlayout.h */
 #define TRAPFRAME  0xFFFFE000u
 #include "user/user.h"
 
 static const char *cur = "?";
 static char buf[BSIZE * 4];
 
-#define FAIL(...) do { printf("%s: ", cur); printf(__VA_ARGS__); printf("\n"); exit(1); } while (0)
-#define CHECK(c, ...) do { if (!(c)) FAIL(__VA_ARGS__); } while (0)
+#define FAIL(...)                                                                                            \
+  do {                                                                                                       \
+    printf("%s: ", cur);                                                                                     \
+    printf(__VA_ARGS__);                                                                                     \
+    printf("\n");                                                                                            \
+    exit(1);                                                                                                 \
+  } while (0)
+#define CHECK(c, ...)                                                                                        \
+  do {                                                                                                       \
+    if (!(c))                                                                                                \
+      FAIL(__VA_ARGS__);                                                                                     \
+  } while (0)
 
 /* addresses no user process may pass to the kernel */
 static const uint32 badaddrs[] = {
-  0,                        /* NULL: page 0 is never mapped */
-  0x80000000u,              /* the QEMU kernel */
-  0x40000000u,              /* the LiteX kernel */
-  0x80200000u,              /* the RAM disk (QEMU) */
-  0xF0000000u,              /* LiteX CSRs */
-  0x10000000u,              /* the QEMU UART */
-  TRAPFRAME,                /* 0xFFFFE000: mapped, but not PTE_U */
-  TRAMPOLINE,               /* 0xFFFFF000 */
+  0,           /* NULL: page 0 is never mapped */
+  0x80000000u, /* the QEMU kernel */
+  0x40000000u, /* the LiteX kernel */
+  0x80200000u, /* the RAM disk (QEMU) */
+  0xF0000000u, /* LiteX CSRs */
+  0x10000000u, /* the QEMU UART */
+  TRAPFRAME,   /* 0xFFFFE000: mapped, but not PTE_U */
+  TRAMPOLINE,  /* 0xFFFFF000 */
   0xFFFFFFF0u,
   0xFFFFFFFFu,
 };
@@ -40,7 +50,7 @@ static void expect_killed(const char *what, void (*fn)(uint32), uint32 arg)
   CHECK(pid >= 0, "fork failed");
   if (pid == 0) {
     fn(arg);
-    exit(0);   /* should not get here */
+    exit(0); /* should not get here */
   }
   int st = 0;
   CHECK(wait(&st) == pid, "wait failed");
@@ -116,7 +126,7 @@ static void badstr(void)
     CHECK(link(s, "x") == -1, "link(%p, x)", s);
     CHECK(exec(s, argv) == -1, "exec(%p)", s);
     CHECK(exec("echo", (char **)s) == -1, "exec(echo, argv=%p)", s);
-    if (s != 0) {  /* {echo, NULL} would be a valid argv */
+    if (s != 0) { /* {echo, NULL} would be a valid argv */
       char *bargv[] = { "echo", s, 0 };
       CHECK(exec("echo", bargv) == -1, "exec(echo, {echo, %p})", s);
     }
@@ -168,9 +178,19 @@ static void badmisc(void)
 
 /* ---------------------------------------------------------------- faults */
 
-static void touch(uint32 a) { *(volatile char *)a = 1; }
-static void peek(uint32 a) { volatile char c = *(volatile char *)a; (void)c; }
-static void jump(uint32 a) { ((void (*)(void))a)(); }
+static void touch(uint32 a)
+{
+  *(volatile char *)a = 1;
+}
+static void peek(uint32 a)
+{
+  volatile char c = *(volatile char *)a;
+  (void)c;
+}
+static void jump(uint32 a)
+{
+  ((void (*)(void))a)();
+}
 
 static void faults(void)
 {
@@ -190,13 +210,13 @@ static void faults(void)
 static void illegal_insn(uint32 which)
 {
   if (which == 0)
-    asm volatile(".word 0");                /* all-zero: illegal */
+    asm volatile(".word 0"); /* all-zero: illegal */
   else if (which == 1)
-    asm volatile("csrr t0, mstatus" ::: "t0");  /* machine CSR from U */
+    asm volatile("csrr t0, mstatus" ::: "t0"); /* machine CSR from U */
   else if (which == 2)
-    asm volatile("csrr t0, cycle" ::: "t0");  /* absent on VexRiscv, disabled on QEMU */
+    asm volatile("csrr t0, cycle" ::: "t0"); /* absent on VexRiscv, disabled on QEMU */
   else if (which == 3)
-    asm volatile("csrw time, zero");         /* writes to time are illegal */
+    asm volatile("csrw time, zero"); /* writes to time are illegal */
   else if (which == 4)
     asm volatile("ebreak");
   else
@@ -311,7 +331,7 @@ static void manyprocs(void)
       break;
     if (pid == 0) {
       close(p[1]);
-      read(p[0], buf, 1);   /* until the parent closes the pipe */
+      read(p[0], buf, 1); /* until the parent closes the pipe */
       exit(0);
     }
   }

@@ -5,6 +5,6 @@
 int main(void)
 {
   if (fork() > 0)
-    sleep(5);  /* the child exits first and stays a zombie until we do */
+    sleep(5); /* the child exits first and stays a zombie until we do */
   exit(0);
 }

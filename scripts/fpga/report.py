@@ -144,7 +144,9 @@ def critical_path(log_path, net=None):
     body = text[start:start + m.start()]
     srcs = re.findall(r"Source (\S+)", body)
     sinks = re.findall(r"Sink (\S+)", body)
-    short = lambda n: re.sub(r"(_(LUT4|TRELLIS|CCU2C|PFUMX|L6MUX21)\w*)$", "", n.split("$")[0])[:70]
+    def short(n):
+        return re.sub(r"(_(LUT4|TRELLIS|CCU2C|PFUMX|L6MUX21)\w*)$", "", n.split("$")[0])[:70]
+
     return {"from": short(srcs[0]) if srcs else "?", "to": short(sinks[-1]) if sinks else "?",
             "levels": len(re.findall(r"\blogic\b", body)),
             "logic_ns": float(m.group(1)), "routing_ns": float(m.group(2))}

@@ -47,114 +47,114 @@ static uint64_t rng_state;
 
 static uint32_t rng_next(void)
 {
-    /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+  /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
 }
 
 static void rng_seed(uint64_t seed)
 {
-    rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL;
-    if (rng_state == 0)
-        rng_state = 1;
-    (void)rng_next();
+  rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL;
+  if (rng_state == 0)
+    rng_state = 1;
+  (void)rng_next();
 }
 
 /* Chunk size: half of the time 0..8 (byte and lane paths), else 0..200. */
 static size_t rng_chunk(void)
 {
-    uint32_t r = rng_next();
-    if (r & 1)
-        return (r >> 1) % 9;
-    return (r >> 1) % 201;
+  uint32_t r = rng_next();
+  if (r & 1)
+    return (r >> 1) % 9;
+  return (r >> 1) % 201;
 }
 
 static int hexval(int ch)
 {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
 }
 
 /* Decode hex into a fresh malloc'ed buffer ("-" = empty). Returns NULL on error. */
 static uint8_t *unhex(const char *s, size_t *outlen)
 {
-    size_t n, i;
-    uint8_t *buf;
+  size_t n, i;
+  uint8_t *buf;
 
-    if (strcmp(s, "-") == 0)
-        s = "";
-    n = strlen(s);
-    if (n % 2)
-        return NULL;
-    buf = malloc(n / 2 + 1);
-    if (!buf)
-        return NULL;
-    for (i = 0; i < n / 2; i++) {
-        int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            free(buf);
-            return NULL;
-        }
-        buf[i] = (uint8_t)(hi << 4 | lo);
+  if (strcmp(s, "-") == 0)
+    s = "";
+  n = strlen(s);
+  if (n % 2)
+    return NULL;
+  buf = malloc(n / 2 + 1);
+  if (!buf)
+    return NULL;
+  for (i = 0; i < n / 2; i++) {
+    int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      free(buf);
+      return NULL;
     }
-    *outlen = n / 2;
-    return buf;
+    buf[i] = (uint8_t)(hi << 4 | lo);
+  }
+  *outlen = n / 2;
+  return buf;
 }
 
 static void print_hex(const uint8_t *p, size_t n)
 {
-    static const char digits[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        putchar(digits[p[i] >> 4]);
-        putchar(digits[p[i] & 15]);
-    }
+  static const char digits[] = "0123456789abcdef";
+  size_t i;
+  for (i = 0; i < n; i++) {
+    putchar(digits[p[i] >> 4]);
+    putchar(digits[p[i] & 15]);
+  }
 }
 
 /* Read one line of any length; returns NULL at EOF. */
 static char *read_line(void)
 {
-    static char *buf;
-    static size_t cap;
-    size_t len = 0;
-    int ch;
+  static char *buf;
+  static size_t cap;
+  size_t len = 0;
+  int ch;
 
-    for (;;) {
-        ch = getchar();
-        if (ch == EOF) {
-            if (len == 0)
-                return NULL;
-            break;
-        }
-        if (ch == '\n')
-            break;
-        if (len + 1 >= cap) {
-            size_t ncap = cap ? 2 * cap : 4096;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                fprintf(stderr, "out of memory\n");
-                exit(2);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        buf[len++] = (char)ch;
+  for (;;) {
+    ch = getchar();
+    if (ch == EOF) {
+      if (len == 0)
+        return NULL;
+      break;
     }
-    if (!buf) {
-        buf = malloc(1);
-        cap = 1;
+    if (ch == '\n')
+      break;
+    if (len + 1 >= cap) {
+      size_t ncap = cap ? 2 * cap : 4096;
+      char *nb = realloc(buf, ncap);
+      if (!nb) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+      }
+      buf = nb;
+      cap = ncap;
     }
-    if (len && buf[len - 1] == '\r')
-        len--;
-    buf[len] = 0;
-    return buf;
+    buf[len++] = (char)ch;
+  }
+  if (!buf) {
+    buf = malloc(1);
+    cap = 1;
+  }
+  if (len && buf[len - 1] == '\r')
+    len--;
+  buf[len] = 0;
+  return buf;
 }
 
 /* ---- algorithms ---------------------------------------------------------- */
@@ -162,49 +162,49 @@ static char *read_line(void)
 enum kind { K_SHA2, K_KECCAK };
 
 struct alg {
-    const char *name;
-    enum kind kind;
-    unsigned param;  /* SHA-2: is224; Keccak: rate in bytes */
-    uint8_t pad;     /* Keccak pad byte */
-    size_t digest;   /* default output length, 0 = must be given (XOF) */
+  const char *name;
+  enum kind kind;
+  unsigned param; /* SHA-2: is224; Keccak: rate in bytes */
+  uint8_t pad;    /* Keccak pad byte */
+  size_t digest;  /* default output length, 0 = must be given (XOF) */
 };
 
 static const struct alg algs[] = {
-    {"sha224", K_SHA2, 1, 0, 28},
-    {"sha256", K_SHA2, 0, 0, 32},
-    {"sha3-224", K_KECCAK, KECCAK_SW_RATE_SHA3_224, KECCAK_SW_PAD_SHA3, 28},
-    {"sha3-256", K_KECCAK, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3, 32},
-    {"sha3-384", K_KECCAK, KECCAK_SW_RATE_SHA3_384, KECCAK_SW_PAD_SHA3, 48},
-    {"sha3-512", K_KECCAK, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3, 64},
-    {"shake128", K_KECCAK, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE, 0},
-    {"shake256", K_KECCAK, KECCAK_SW_RATE_SHAKE256, KECCAK_SW_PAD_SHAKE, 0},
-    {"keccak-224", K_KECCAK, 144, KECCAK_SW_PAD_KECCAK, 28},
-    {"keccak-256", K_KECCAK, 136, KECCAK_SW_PAD_KECCAK, 32},
-    {"keccak-384", K_KECCAK, 104, KECCAK_SW_PAD_KECCAK, 48},
-    {"keccak-512", K_KECCAK, 72, KECCAK_SW_PAD_KECCAK, 64},
+  { "sha224", K_SHA2, 1, 0, 28 },
+  { "sha256", K_SHA2, 0, 0, 32 },
+  { "sha3-224", K_KECCAK, KECCAK_SW_RATE_SHA3_224, KECCAK_SW_PAD_SHA3, 28 },
+  { "sha3-256", K_KECCAK, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3, 32 },
+  { "sha3-384", K_KECCAK, KECCAK_SW_RATE_SHA3_384, KECCAK_SW_PAD_SHA3, 48 },
+  { "sha3-512", K_KECCAK, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3, 64 },
+  { "shake128", K_KECCAK, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE, 0 },
+  { "shake256", K_KECCAK, KECCAK_SW_RATE_SHAKE256, KECCAK_SW_PAD_SHAKE, 0 },
+  { "keccak-224", K_KECCAK, 144, KECCAK_SW_PAD_KECCAK, 28 },
+  { "keccak-256", K_KECCAK, 136, KECCAK_SW_PAD_KECCAK, 32 },
+  { "keccak-384", K_KECCAK, 104, KECCAK_SW_PAD_KECCAK, 48 },
+  { "keccak-512", K_KECCAK, 72, KECCAK_SW_PAD_KECCAK, 64 },
 };
 
 /* Also "sponge-RATE-PADHEX": a Keccak sponge with any rate (decimal bytes,
  * passed to keccak_sw_init unchecked) and pad byte; OUTLEN must be given. */
 static const struct alg *find_alg(const char *name)
 {
-    static struct alg custom;
-    unsigned rate, pad;
-    char extra;
-    size_t i;
+  static struct alg custom;
+  unsigned rate, pad;
+  char extra;
+  size_t i;
 
-    for (i = 0; i < sizeof algs / sizeof algs[0]; i++)
-        if (strcmp(algs[i].name, name) == 0)
-            return &algs[i];
-    if (sscanf(name, "sponge-%u-%x%c", &rate, &pad, &extra) == 2 && pad <= 0xFF) {
-        custom.name = name;
-        custom.kind = K_KECCAK;
-        custom.param = rate;
-        custom.pad = (uint8_t)pad;
-        custom.digest = 0;
-        return &custom;
-    }
-    return NULL;
+  for (i = 0; i < sizeof algs / sizeof algs[0]; i++)
+    if (strcmp(algs[i].name, name) == 0)
+      return &algs[i];
+  if (sscanf(name, "sponge-%u-%x%c", &rate, &pad, &extra) == 2 && pad <= 0xFF) {
+    custom.name = name;
+    custom.kind = K_KECCAK;
+    custom.param = rate;
+    custom.pad = (uint8_t)pad;
+    custom.digest = 0;
+    return &custom;
+  }
+  return NULL;
 }
 
 /* Move a Keccak context through the plain-lane representation and a byte
@@ -212,264 +212,264 @@ static const struct alg *find_alg(const char *name)
  * the destination is a different, freshly initialised struct. */
 static void keccak_move(struct keccak_sw *dst, const struct keccak_sw *src)
 {
-    uint32_t words[50];
-    uint8_t image[200];
-    size_t i;
+  uint32_t words[50];
+  uint8_t image[200];
+  size_t i;
 
-    keccak_sw_to_lanes(src->s, words);
-    for (i = 0; i < 50; i++) {
-        image[4 * i + 0] = (uint8_t)words[i];
-        image[4 * i + 1] = (uint8_t)(words[i] >> 8);
-        image[4 * i + 2] = (uint8_t)(words[i] >> 16);
-        image[4 * i + 3] = (uint8_t)(words[i] >> 24);
-    }
-    memset(words, 0xA5, sizeof words);
-    for (i = 0; i < 50; i++)
-        words[i] = (uint32_t)image[4 * i] | (uint32_t)image[4 * i + 1] << 8 |
-                   (uint32_t)image[4 * i + 2] << 16 | (uint32_t)image[4 * i + 3] << 24;
+  keccak_sw_to_lanes(src->s, words);
+  for (i = 0; i < 50; i++) {
+    image[4 * i + 0] = (uint8_t)words[i];
+    image[4 * i + 1] = (uint8_t)(words[i] >> 8);
+    image[4 * i + 2] = (uint8_t)(words[i] >> 16);
+    image[4 * i + 3] = (uint8_t)(words[i] >> 24);
+  }
+  memset(words, 0xA5, sizeof words);
+  for (i = 0; i < 50; i++)
+    words[i] = (uint32_t)image[4 * i] | (uint32_t)image[4 * i + 1] << 8 | (uint32_t)image[4 * i + 2] << 16 |
+               (uint32_t)image[4 * i + 3] << 24;
 
-    memset(dst, 0x5A, sizeof *dst);
-    keccak_sw_init(dst, src->rate, src->pad);
-    keccak_sw_from_lanes(dst->s, words);
-    dst->pos = src->pos;
-    dst->squeezing = src->squeezing;
+  memset(dst, 0x5A, sizeof *dst);
+  keccak_sw_init(dst, src->rate, src->pad);
+  keccak_sw_from_lanes(dst->s, words);
+  dst->pos = src->pos;
+  dst->squeezing = src->squeezing;
 }
 
 static void sha2_move(struct sha256_sw *dst, const struct sha256_sw *src)
 {
-    size_t i;
-    memset(dst, 0x5A, sizeof *dst);
-    for (i = 0; i < 8; i++)
-        dst->h[i] = src->h[i];
-    dst->bytes = src->bytes;
-    dst->buflen = src->buflen;
-    for (i = 0; i < src->buflen; i++)
-        dst->buf[i] = src->buf[i];
-    dst->digest_len = src->digest_len;
+  size_t i;
+  memset(dst, 0x5A, sizeof *dst);
+  for (i = 0; i < 8; i++)
+    dst->h[i] = src->h[i];
+  dst->bytes = src->bytes;
+  dst->buflen = src->buflen;
+  for (i = 0; i < src->buflen; i++)
+    dst->buf[i] = src->buf[i];
+  dst->digest_len = src->digest_len;
 }
 
 static int cmd_hash(char **tok, int ntok)
 {
-    const struct alg *alg;
-    const char *mode;
-    uint8_t *msg, *out;
-    size_t msglen, outlen, off;
-    int do_chunk, do_squeeze, do_lanes;
-    int which = 0; /* ping-pong between two contexts in lanes mode */
+  const struct alg *alg;
+  const char *mode;
+  uint8_t *msg, *out;
+  size_t msglen, outlen, off;
+  int do_chunk, do_squeeze, do_lanes;
+  int which = 0; /* ping-pong between two contexts in lanes mode */
 
-    if (ntok != 6)
-        return -1;
-    alg = find_alg(tok[1]);
-    if (!alg)
-        return -1;
-    mode = tok[2];
-    do_chunk = !strcmp(mode, "chunk") || !strcmp(mode, "lanes") || !strcmp(mode, "all");
-    do_squeeze = !strcmp(mode, "squeeze") || !strcmp(mode, "all");
-    do_lanes = !strcmp(mode, "lanes") || !strcmp(mode, "all");
-    if (!do_chunk && !do_squeeze && strcmp(mode, "one"))
-        return -1;
-    rng_seed(strtoull(tok[3], NULL, 10));
-    msg = unhex(tok[4], &msglen);
-    if (!msg)
-        return -1;
-    outlen = strtoul(tok[5], NULL, 10);
-    if (outlen == 0)
-        outlen = alg->digest;
-    if (outlen == 0 || (alg->kind == K_SHA2 && outlen != alg->digest)) {
-        free(msg);
-        return -1;
-    }
-    out = malloc(outlen + 1);
-    if (!out) {
-        free(msg);
-        return -1;
-    }
-
-    if (alg->kind == K_SHA2) {
-        struct sha256_sw ctx[2];
-        sha256_sw_init(&ctx[0], (int)alg->param);
-        if (!do_chunk) {
-            sha256_sw_update(&ctx[0], msg, msglen);
-        } else {
-            off = 0;
-            while (off < msglen) {
-                size_t n = rng_chunk();
-                if (n > msglen - off)
-                    n = msglen - off;
-                sha256_sw_update(&ctx[which], msg + off, n);
-                off += n;
-                if (do_lanes && (rng_next() & 1)) {
-                    sha2_move(&ctx[which ^ 1], &ctx[which]);
-                    which ^= 1;
-                }
-            }
-            sha256_sw_update(&ctx[which], msg + msglen, 0);
-        }
-        sha256_sw_final(&ctx[which], out);
-    } else {
-        struct keccak_sw ctx[2];
-        keccak_sw_init(&ctx[0], alg->param, alg->pad);
-        if (!do_chunk) {
-            keccak_sw_absorb(&ctx[0], msg, msglen);
-        } else {
-            off = 0;
-            while (off < msglen) {
-                size_t n = rng_chunk();
-                if (n > msglen - off)
-                    n = msglen - off;
-                keccak_sw_absorb(&ctx[which], msg + off, n);
-                off += n;
-                if (do_lanes && (rng_next() & 1)) {
-                    keccak_move(&ctx[which ^ 1], &ctx[which]);
-                    which ^= 1;
-                }
-            }
-            keccak_sw_absorb(&ctx[which], msg + msglen, 0);
-        }
-        if (!do_squeeze && !do_lanes) {
-            keccak_sw_squeeze(&ctx[which], out, outlen);
-        } else {
-            off = 0;
-            while (off < outlen) {
-                size_t n = do_squeeze ? rng_chunk() : 8 + rng_next() % 200;
-                if (n > outlen - off)
-                    n = outlen - off;
-                keccak_sw_squeeze(&ctx[which], out + off, n);
-                off += n;
-                if (do_lanes && (rng_next() & 1)) {
-                    keccak_move(&ctx[which ^ 1], &ctx[which]);
-                    which ^= 1;
-                }
-            }
-        }
-    }
-    print_hex(out, outlen);
-    putchar('\n');
-    free(out);
+  if (ntok != 6)
+    return -1;
+  alg = find_alg(tok[1]);
+  if (!alg)
+    return -1;
+  mode = tok[2];
+  do_chunk = !strcmp(mode, "chunk") || !strcmp(mode, "lanes") || !strcmp(mode, "all");
+  do_squeeze = !strcmp(mode, "squeeze") || !strcmp(mode, "all");
+  do_lanes = !strcmp(mode, "lanes") || !strcmp(mode, "all");
+  if (!do_chunk && !do_squeeze && strcmp(mode, "one"))
+    return -1;
+  rng_seed(strtoull(tok[3], NULL, 10));
+  msg = unhex(tok[4], &msglen);
+  if (!msg)
+    return -1;
+  outlen = strtoul(tok[5], NULL, 10);
+  if (outlen == 0)
+    outlen = alg->digest;
+  if (outlen == 0 || (alg->kind == K_SHA2 && outlen != alg->digest)) {
     free(msg);
-    return 0;
+    return -1;
+  }
+  out = malloc(outlen + 1);
+  if (!out) {
+    free(msg);
+    return -1;
+  }
+
+  if (alg->kind == K_SHA2) {
+    struct sha256_sw ctx[2];
+    sha256_sw_init(&ctx[0], (int)alg->param);
+    if (!do_chunk) {
+      sha256_sw_update(&ctx[0], msg, msglen);
+    } else {
+      off = 0;
+      while (off < msglen) {
+        size_t n = rng_chunk();
+        if (n > msglen - off)
+          n = msglen - off;
+        sha256_sw_update(&ctx[which], msg + off, n);
+        off += n;
+        if (do_lanes && (rng_next() & 1)) {
+          sha2_move(&ctx[which ^ 1], &ctx[which]);
+          which ^= 1;
+        }
+      }
+      sha256_sw_update(&ctx[which], msg + msglen, 0);
+    }
+    sha256_sw_final(&ctx[which], out);
+  } else {
+    struct keccak_sw ctx[2];
+    keccak_sw_init(&ctx[0], alg->param, alg->pad);
+    if (!do_chunk) {
+      keccak_sw_absorb(&ctx[0], msg, msglen);
+    } else {
+      off = 0;
+      while (off < msglen) {
+        size_t n = rng_chunk();
+        if (n > msglen - off)
+          n = msglen - off;
+        keccak_sw_absorb(&ctx[which], msg + off, n);
+        off += n;
+        if (do_lanes && (rng_next() & 1)) {
+          keccak_move(&ctx[which ^ 1], &ctx[which]);
+          which ^= 1;
+        }
+      }
+      keccak_sw_absorb(&ctx[which], msg + msglen, 0);
+    }
+    if (!do_squeeze && !do_lanes) {
+      keccak_sw_squeeze(&ctx[which], out, outlen);
+    } else {
+      off = 0;
+      while (off < outlen) {
+        size_t n = do_squeeze ? rng_chunk() : 8 + rng_next() % 200;
+        if (n > outlen - off)
+          n = outlen - off;
+        keccak_sw_squeeze(&ctx[which], out + off, n);
+        off += n;
+        if (do_lanes && (rng_next() & 1)) {
+          keccak_move(&ctx[which ^ 1], &ctx[which]);
+          which ^= 1;
+        }
+      }
+    }
+  }
+  print_hex(out, outlen);
+  putchar('\n');
+  free(out);
+  free(msg);
+  return 0;
 }
 
 static void words_to_bytes(const uint32_t *w, uint8_t *b, size_t nwords)
 {
-    size_t i;
-    for (i = 0; i < nwords; i++) {
-        b[4 * i] = (uint8_t)w[i];
-        b[4 * i + 1] = (uint8_t)(w[i] >> 8);
-        b[4 * i + 2] = (uint8_t)(w[i] >> 16);
-        b[4 * i + 3] = (uint8_t)(w[i] >> 24);
-    }
+  size_t i;
+  for (i = 0; i < nwords; i++) {
+    b[4 * i] = (uint8_t)w[i];
+    b[4 * i + 1] = (uint8_t)(w[i] >> 8);
+    b[4 * i + 2] = (uint8_t)(w[i] >> 16);
+    b[4 * i + 3] = (uint8_t)(w[i] >> 24);
+  }
 }
 
 static int cmd_state(char **tok, int ntok)
 {
-    const struct alg *alg;
-    struct keccak_sw c;
-    uint32_t words[50];
-    uint8_t bytes[200];
-    uint8_t *msg;
-    size_t msglen;
+  const struct alg *alg;
+  struct keccak_sw c;
+  uint32_t words[50];
+  uint8_t bytes[200];
+  uint8_t *msg;
+  size_t msglen;
 
-    if (ntok != 3 || !(alg = find_alg(tok[1])) || alg->kind != K_KECCAK)
-        return -1;
-    msg = unhex(tok[2], &msglen);
-    if (!msg)
-        return -1;
-    keccak_sw_init(&c, alg->param, alg->pad);
-    keccak_sw_absorb(&c, msg, msglen);
-    keccak_sw_to_lanes(c.s, words);
-    words_to_bytes(words, bytes, 50);
-    print_hex(bytes, 200);
-    printf(" %u\n", (unsigned)c.pos);
-    free(msg);
-    return 0;
+  if (ntok != 3 || !(alg = find_alg(tok[1])) || alg->kind != K_KECCAK)
+    return -1;
+  msg = unhex(tok[2], &msglen);
+  if (!msg)
+    return -1;
+  keccak_sw_init(&c, alg->param, alg->pad);
+  keccak_sw_absorb(&c, msg, msglen);
+  keccak_sw_to_lanes(c.s, words);
+  words_to_bytes(words, bytes, 50);
+  print_hex(bytes, 200);
+  printf(" %u\n", (unsigned)c.pos);
+  free(msg);
+  return 0;
 }
 
 static int cmd_perm(char **tok, int ntok)
 {
-    uint32_t s[50], words[50];
-    uint8_t bytes[200];
-    uint8_t *in;
-    size_t inlen, i;
+  uint32_t s[50], words[50];
+  uint8_t bytes[200];
+  uint8_t *in;
+  size_t inlen, i;
 
-    if (ntok != 2 || !(in = unhex(tok[1], &inlen)))
-        return -1;
-    if (inlen != 200) {
-        free(in);
-        return -1;
-    }
-    for (i = 0; i < 50; i++)
-        words[i] = (uint32_t)in[4 * i] | (uint32_t)in[4 * i + 1] << 8 |
-                   (uint32_t)in[4 * i + 2] << 16 | (uint32_t)in[4 * i + 3] << 24;
-    keccak_sw_from_lanes(s, words);
-    keccak_sw_f1600(s);
-    keccak_sw_to_lanes(s, words);
-    words_to_bytes(words, bytes, 50);
-    print_hex(bytes, 200);
-    putchar('\n');
+  if (ntok != 2 || !(in = unhex(tok[1], &inlen)))
+    return -1;
+  if (inlen != 200) {
     free(in);
-    return 0;
+    return -1;
+  }
+  for (i = 0; i < 50; i++)
+    words[i] = (uint32_t)in[4 * i] | (uint32_t)in[4 * i + 1] << 8 | (uint32_t)in[4 * i + 2] << 16 |
+               (uint32_t)in[4 * i + 3] << 24;
+  keccak_sw_from_lanes(s, words);
+  keccak_sw_f1600(s);
+  keccak_sw_to_lanes(s, words);
+  words_to_bytes(words, bytes, 50);
+  print_hex(bytes, 200);
+  putchar('\n');
+  free(in);
+  return 0;
 }
 
 static int cmd_compress(char **tok, int ntok)
 {
-    uint32_t h[8];
-    uint8_t *hb, *blocks, out[32];
-    size_t hlen, blen, i;
+  uint32_t h[8];
+  uint8_t *hb, *blocks, out[32];
+  size_t hlen, blen, i;
 
-    if (ntok != 3 || !(hb = unhex(tok[1], &hlen)))
-        return -1;
-    blocks = unhex(tok[2], &blen);
-    if (!blocks || hlen != 32 || blen % 64) {
-        free(hb);
-        free(blocks);
-        return -1;
-    }
-    for (i = 0; i < 8; i++)
-        h[i] = (uint32_t)hb[4 * i] << 24 | (uint32_t)hb[4 * i + 1] << 16 |
-               (uint32_t)hb[4 * i + 2] << 8 | (uint32_t)hb[4 * i + 3];
-    sha256_sw_compress(h, blocks, blen / 64);
-    for (i = 0; i < 8; i++) {
-        out[4 * i] = (uint8_t)(h[i] >> 24);
-        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
-        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
-        out[4 * i + 3] = (uint8_t)h[i];
-    }
-    print_hex(out, 32);
-    putchar('\n');
+  if (ntok != 3 || !(hb = unhex(tok[1], &hlen)))
+    return -1;
+  blocks = unhex(tok[2], &blen);
+  if (!blocks || hlen != 32 || blen % 64) {
     free(hb);
     free(blocks);
-    return 0;
+    return -1;
+  }
+  for (i = 0; i < 8; i++)
+    h[i] = (uint32_t)hb[4 * i] << 24 | (uint32_t)hb[4 * i + 1] << 16 | (uint32_t)hb[4 * i + 2] << 8 |
+           (uint32_t)hb[4 * i + 3];
+  sha256_sw_compress(h, blocks, blen / 64);
+  for (i = 0; i < 8; i++) {
+    out[4 * i] = (uint8_t)(h[i] >> 24);
+    out[4 * i + 1] = (uint8_t)(h[i] >> 16);
+    out[4 * i + 2] = (uint8_t)(h[i] >> 8);
+    out[4 * i + 3] = (uint8_t)h[i];
+  }
+  print_hex(out, 32);
+  putchar('\n');
+  free(hb);
+  free(blocks);
+  return 0;
 }
 
 int main(void)
 {
-    char *line;
+  char *line;
 
-    while ((line = read_line()) != NULL) {
-        char *tok[8];
-        int ntok = 0, rc = -1;
-        char *p = strtok(line, " \t");
+  while ((line = read_line()) != NULL) {
+    char *tok[8];
+    int ntok = 0, rc = -1;
+    char *p = strtok(line, " \t");
 
-        while (p && ntok < 8) {
-            tok[ntok++] = p;
-            p = strtok(NULL, " \t");
-        }
-        if (ntok == 0)
-            continue;
-        if (!strcmp(tok[0], "QUIT"))
-            break;
-        if (!strcmp(tok[0], "H"))
-            rc = cmd_hash(tok, ntok);
-        else if (!strcmp(tok[0], "STATE"))
-            rc = cmd_state(tok, ntok);
-        else if (!strcmp(tok[0], "PERM"))
-            rc = cmd_perm(tok, ntok);
-        else if (!strcmp(tok[0], "COMPRESS"))
-            rc = cmd_compress(tok, ntok);
-        if (rc)
-            printf("ERR %s\n", tok[0]);
-        fflush(stdout);
+    while (p && ntok < 8) {
+      tok[ntok++] = p;
+      p = strtok(NULL, " \t");
     }
-    return 0;
+    if (ntok == 0)
+      continue;
+    if (!strcmp(tok[0], "QUIT"))
+      break;
+    if (!strcmp(tok[0], "H"))
+      rc = cmd_hash(tok, ntok);
+    else if (!strcmp(tok[0], "STATE"))
+      rc = cmd_state(tok, ntok);
+    else if (!strcmp(tok[0], "PERM"))
+      rc = cmd_perm(tok, ntok);
+    else if (!strcmp(tok[0], "COMPRESS"))
+      rc = cmd_compress(tok, ntok);
+    if (rc)
+      printf("ERR %s\n", tok[0]);
+    fflush(stdout);
+  }
+  return 0;
 }

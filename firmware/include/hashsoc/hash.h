@@ -23,59 +23,67 @@
 #include "keccak_sw.h"
 
 enum hash_alg {
-	HASH_SHA256, HASH_SHA224,
-	HASH_SHA3_224, HASH_SHA3_256, HASH_SHA3_384, HASH_SHA3_512,
-	HASH_SHAKE128, HASH_SHAKE256,
-	HASH_KECCAK_224, HASH_KECCAK_256, HASH_KECCAK_384, HASH_KECCAK_512,
-	HASH_ALG_COUNT
+  HASH_SHA256,
+  HASH_SHA224,
+  HASH_SHA3_224,
+  HASH_SHA3_256,
+  HASH_SHA3_384,
+  HASH_SHA3_512,
+  HASH_SHAKE128,
+  HASH_SHAKE256,
+  HASH_KECCAK_224,
+  HASH_KECCAK_256,
+  HASH_KECCAK_384,
+  HASH_KECCAK_512,
+  HASH_ALG_COUNT
 };
 
 enum hash_provider { HASH_PROV_SW = 0, HASH_PROV_HW = 1 };
 
 /* Flags for the hardware provider. */
-#define HASH_F_PIO 0x1  /* feed with CPU stores into the data window instead of DMA */
-#define HASH_F_IRQ 0x2  /* sleep until the engine's interrupt instead of polling status */
+#define HASH_F_PIO 0x1 /* feed with CPU stores into the data window instead of DMA */
+#define HASH_F_IRQ 0x2 /* sleep until the engine's interrupt instead of polling status */
 
 /* Engines (bit numbers of hash_probe()'s result). */
 enum hash_engine_id { HASH_ENGINE_SHA256, HASH_ENGINE_KECCAK, HASH_ENGINE_COUNT };
 
-#define HASH_OK           0
-#define HASH_ERR_ARG     -1  /* NULL pointer or bad argument */
-#define HASH_ERR_ALG     -2  /* unknown algorithm or provider */
-#define HASH_ERR_LEN     -3  /* length overflow, or output buffer too small */
-#define HASH_ERR_NODEV   -4  /* no engine for this algorithm */
-#define HASH_ERR_HW      -5  /* the engine set an error bit (see hash_ctx.hw_errors) */
-#define HASH_ERR_STATE   -6  /* call out of order (e.g. update after final) */
-#define HASH_ERR_TIMEOUT -7  /* the engine did not finish in time (aborted) */
+#define HASH_OK          0
+#define HASH_ERR_ARG     -1 /* NULL pointer or bad argument */
+#define HASH_ERR_ALG     -2 /* unknown algorithm or provider */
+#define HASH_ERR_LEN     -3 /* length overflow, or output buffer too small */
+#define HASH_ERR_NODEV   -4 /* no engine for this algorithm */
+#define HASH_ERR_HW      -5 /* the engine set an error bit (see hash_ctx.hw_errors) */
+#define HASH_ERR_STATE   -6 /* call out of order (e.g. update after final) */
+#define HASH_ERR_TIMEOUT -7 /* the engine did not finish in time (aborted) */
 
-#define HASH_MAX_DIGEST 64   /* largest fixed digest (SHA3-512) */
-#define HASH_MAX_BLOCK 168   /* largest block / rate (SHAKE128) */
-#define HASH_HW_CTX_WORDS 52 /* context words of the larger engine (Keccak) */
+#define HASH_MAX_DIGEST   64  /* largest fixed digest (SHA3-512) */
+#define HASH_MAX_BLOCK    168 /* largest block / rate (SHAKE128) */
+#define HASH_HW_CTX_WORDS 52  /* context words of the larger engine (Keccak) */
 
 /* One hashing context. Callers treat it as opaque. A context that is begun must be
  * finished (hash_final) or dropped (hash_abort) before its memory is reused: while a
  * hardware message is open, the driver may save engine state into it. */
 struct hash_ctx {
-	uint8_t alg, provider, flags, state;
-	uint16_t block;          /* block (SHA-2) or rate (Keccak) in bytes */
-	uint16_t digest_len;     /* 0 for XOF */
-	uint32_t buflen;         /* bytes waiting in buf (hardware provider) */
-	uint64_t total;          /* message bytes so far */
-	uint32_t hw_errors;      /* the engine's error bits, after HASH_ERR_HW */
-	uint8_t hw_saved;        /* hw_ctx holds this message's exported engine state */
-	uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4)));  /* word stores / DMA */
-	union {
-		struct sha256_sw sha;
-		struct keccak_sw keccak;
-		uint32_t hw_ctx[HASH_HW_CTX_WORDS];
-	} u;
+  uint8_t alg, provider, flags, state;
+  uint16_t block;      /* block (SHA-2) or rate (Keccak) in bytes */
+  uint16_t digest_len; /* 0 for XOF */
+  uint32_t buflen;     /* bytes waiting in buf (hardware provider) */
+  uint64_t total;      /* message bytes so far */
+  uint32_t hw_errors;  /* the engine's error bits, after HASH_ERR_HW */
+  uint8_t hw_saved;    /* hw_ctx holds this message's exported engine state */
+  uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4))); /* word stores / DMA */
+  union {
+    struct sha256_sw sha;
+    struct keccak_sw keccak;
+    uint32_t hw_ctx[HASH_HW_CTX_WORDS];
+  } u;
 };
 
 /* Facts about algorithms. */
-const char *hash_alg_name(int alg);          /* "SHA-256", ... or NULL */
-int hash_alg_digest_len(int alg);            /* bytes; 0 for SHAKE (any length) */
-int hash_alg_block_len(int alg);             /* block or rate, bytes */
-int hash_alg_engine(int alg);                /* enum hash_engine_id */
+const char *hash_alg_name(int alg); /* "SHA-256", ... or NULL */
+int hash_alg_digest_len(int alg);   /* bytes; 0 for SHAKE (any length) */
+int hash_alg_block_len(int alg);    /* block or rate, bytes */
+int hash_alg_engine(int alg);       /* enum hash_engine_id */
 
 /* Which engines are present (bit per enum hash_engine_id); reads the ID registers. */
 int hash_probe(void);
@@ -89,8 +97,7 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen);
 void hash_abort(struct hash_ctx *c);
 
 /* One-shot digest (hardware: a single DMA command, or stores, for the whole message). */
-int hash_digest(int alg, int provider, int flags, const void *data, size_t len,
-                uint8_t *out, size_t outlen);
+int hash_digest(int alg, int provider, int flags, const void *data, size_t len, uint8_t *out, size_t outlen);
 
 /* Save the engine state of the context that holds it (if any) into that context, so the
  * engine is free. Done automatically when another context needs the engine. */

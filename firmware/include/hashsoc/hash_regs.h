@@ -7,18 +7,18 @@
 #define HASHSOC_HASH_REGS_H
 
 #if defined(CSR_SHA256_BASE)
-#define HREG(name) (CSR_SHA256_##name##_ADDR - CSR_SHA256_BASE)
-#define HBIT(reg, field) (1u << CSR_SHA256_##reg##_##field##_OFFSET)
+#define HREG(name)         (CSR_SHA256_##name##_ADDR - CSR_SHA256_BASE)
+#define HBIT(reg, field)   (1u << CSR_SHA256_##reg##_##field##_OFFSET)
 #define HSHIFT(reg, field) CSR_SHA256_##reg##_##field##_OFFSET
 #elif defined(CSR_KECCAK_BASE)
-#define HREG(name) (CSR_KECCAK_##name##_ADDR - CSR_KECCAK_BASE)
-#define HBIT(reg, field) (1u << CSR_KECCAK_##reg##_##field##_OFFSET)
+#define HREG(name)         (CSR_KECCAK_##name##_ADDR - CSR_KECCAK_BASE)
+#define HBIT(reg, field)   (1u << CSR_KECCAK_##reg##_##field##_OFFSET)
 #define HSHIFT(reg, field) CSR_KECCAK_##reg##_##field##_OFFSET
 #else
 /* A platform without engines (e.g. QEMU): the driver still builds, probe finds nothing
  * (both bases are 0 below) and hardware requests fail with HASH_ERR_NODEV. */
-#define HREG(name) 0u
-#define HBIT(reg, field) 0u
+#define HREG(name)         0u
+#define HBIT(reg, field)   0u
 #define HSHIFT(reg, field) 0u
 #endif
 
@@ -38,11 +38,11 @@
 #endif
 
 /* Data window layout (gateware/common/engine.py). */
-#define HWIN_DATA  0x0000   /* store 4 message bytes */
-#define HWIN_FINAL 0x1000   /* store to +4*k: the final k bytes (k = 0..4) */
-#define HWIN_CTX   0x2000   /* context word i at +4*i */
+#define HWIN_DATA  0x0000 /* store 4 message bytes */
+#define HWIN_FINAL 0x1000 /* store to +4*k: the final k bytes (k = 0..4) */
+#define HWIN_CTX   0x2000 /* context word i at +4*i */
 
-#define HASH_ENGINE_ID_SHA256 0x53484132u   /* "SHA2" */
-#define HASH_ENGINE_ID_KECCAK 0x4B454343u   /* "KECC" */
+#define HASH_ENGINE_ID_SHA256 0x53484132u /* "SHA2" */
+#define HASH_ENGINE_ID_KECCAK 0x4B454343u /* "KECC" */
 
 #endif

@@ -20,32 +20,32 @@
 #endif
 
 /* What the message says, in the order of the arguments hashsoc_soc_check() fills in. */
-#define HASHSOC_SOC_MISMATCH_FMT \
-	"soc-id: built for \"%s\" (id %x), but this SoC is \"%s\" (id %x): stopping\n"
+#define HASHSOC_SOC_MISMATCH_FMT                                                                             \
+  "soc-id: built for \"%s\" (id %x), but this SoC is \"%s\" (id %x): stopping\n"
 
 /* The running SoC's identifier string (LiteX's identifier_mem: one character per 32-bit
  * CSR word, NUL-terminated) into buf[0..n-1]. */
 static inline void hashsoc_soc_ident(char *buf, int n)
 {
-	int i;
-	for (i = 0; i < n - 1; i++) {
-		char c = (char)hash_plat_read(CSR_IDENTIFIER_MEM_BASE + 4 * i);
-		if (c == 0)
-			break;
-		buf[i] = c;
-	}
-	buf[i] = 0;
+  int i;
+  for (i = 0; i < n - 1; i++) {
+    char c = (char)hash_plat_read(CSR_IDENTIFIER_MEM_BASE + 4 * i);
+    if (c == 0)
+      break;
+    buf[i] = c;
+  }
+  buf[i] = 0;
 }
 
 /* 0 on the SoC this program was built for; else -1, with *found = the running SoC's
  * identity and ident[0..n-1] = its identifier string. */
 static inline int hashsoc_soc_check(uint32_t *found, char *ident, int n)
 {
-	*found = hash_plat_read(CSR_SOC_ID_VALUE_ADDR);
-	if (*found == (uint32_t)CONFIG_SOC_ID)
-		return 0;
-	hashsoc_soc_ident(ident, n);
-	return -1;
+  *found = hash_plat_read(CSR_SOC_ID_VALUE_ADDR);
+  if (*found == (uint32_t)CONFIG_SOC_ID)
+    return 0;
+  hashsoc_soc_ident(ident, n);
+  return -1;
 }
 
 #endif

@@ -5,11 +5,32 @@
 #ifndef XV_USER_HASH_PLAT_H
 #define XV_USER_HASH_PLAT_H
 #include <stdint.h>
-static inline uint32_t hash_plat_read(uintptr_t addr) { (void)addr; return 0; }
-static inline void hash_plat_write(uintptr_t addr, uint32_t v) { (void)addr; (void)v; }
-static inline void hash_plat_lock(int engine) { (void)engine; }
-static inline void hash_plat_unlock(int engine) { (void)engine; }
-static inline uint32_t hash_plat_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
-static inline void hash_plat_irq_wait(int engine, volatile int *flag) { (void)engine; (void)flag; }
+static inline uint32_t hash_plat_read(uintptr_t addr)
+{
+  (void)addr;
+  return 0;
+}
+static inline void hash_plat_write(uintptr_t addr, uint32_t v)
+{
+  (void)addr;
+  (void)v;
+}
+static inline void hash_plat_lock(int engine)
+{
+  (void)engine;
+}
+static inline void hash_plat_unlock(int engine)
+{
+  (void)engine;
+}
+static inline uint32_t hash_plat_bus_addr(const void *p)
+{
+  return (uint32_t)(uintptr_t)p;
+}
+static inline void hash_plat_irq_wait(int engine, volatile int *flag)
+{
+  (void)engine;
+  (void)flag;
+}
 #define HASH_PLAT_SPIN_LIMIT 1u
 #endif

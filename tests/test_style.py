@@ -1,0 +1,29 @@
+"""One style per language: C as .clang-format says, Python as ruff.toml says.
+
+`make format` applies the C style; a file that drifts from it fails here with the
+formatter's own diagnostics.
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+
+
+def tracked(*patterns):
+    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [p for p in out.stdout.split() if os.path.exists(os.path.join(ROOT, p))]
+
+
+def test_c_sources_follow_clang_format():
+    files = tracked("*.c", "*.h")
+    assert len(files) > 50
+    r = subprocess.run([os.path.join(BIN, "clang-format"), "--dry-run", "-Werror", *files],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, "run `make format`:\n" + r.stderr[-3000:]
+
+
+def test_python_passes_ruff():
+    r = subprocess.run([os.path.join(BIN, "ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:]
