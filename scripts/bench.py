@@ -16,12 +16,11 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
+from gateware import hashspec  # noqa: E402
 from soc.runfw import run_firmware  # noqa: E402
 
 DOCS = os.path.join(TOP, "docs")
-RATE = {"SHA-256": 64, "SHA-224": 64, "SHA3-224": 144, "SHA3-256": 136, "SHA3-384": 104,
-        "SHA3-512": 72, "SHAKE128": 168, "SHAKE256": 136, "Keccak-224": 144,
-        "Keccak-256": 136, "Keccak-384": 104, "Keccak-512": 72}
+RATE = {a.title: a.block for a in hashspec.ALGORITHMS}   # block or rate, bytes
 BUS_BYTES_PER_CLOCK = 2.0   # one 32-bit word every 2 clocks from LiteX's on-chip RAM
 
 

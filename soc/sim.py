@@ -17,7 +17,6 @@ reports from simulation is in clocks, which do not depend on that choice.
 
 import argparse
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -36,6 +35,7 @@ from litex.build.sim.platform import SimFinish, SimMarker
 
 from migen.genlib.io import CRG
 
+from gateware.buildstamp import source_digest
 from soc.hashsoc import HashSoC
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -84,14 +84,7 @@ class SimHashSoC(HashSoC):
 
 def source_tag(extra, subdirs=("gateware", "soc")):
     """A hash of `extra` and every .py file under `subdirs`: a build is reused while equal."""
-    h = hashlib.sha256(repr(extra).encode())
-    for sub in subdirs:
-        for root, _, files in sorted(os.walk(os.path.join(TOP, sub))):
-            for f in sorted(files):
-                if f.endswith(".py"):
-                    with open(os.path.join(root, f), "rb") as fh:
-                        h.update(fh.read())
-    return h.hexdigest()[:16]
+    return source_digest(subdirs, extra)
 
 
 def use_venv_python():

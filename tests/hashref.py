@@ -5,20 +5,16 @@ import hashlib
 
 from Crypto.Hash import keccak as _keccak
 
+from gateware import hashspec
+
 
 def reference(alg, msg, outlen):
-    fixed = {"SHA-256": hashlib.sha256, "SHA-224": hashlib.sha224,
-             "SHA3-224": hashlib.sha3_224, "SHA3-256": hashlib.sha3_256,
-             "SHA3-384": hashlib.sha3_384, "SHA3-512": hashlib.sha3_512}
-    if alg in fixed:
-        return fixed[alg](msg).digest()
-    if alg == "SHAKE128":
-        return hashlib.shake_128(msg).digest(outlen)
-    if alg == "SHAKE256":
-        return hashlib.shake_256(msg).digest(outlen)
-    if alg.startswith("Keccak-"):
-        return _keccak.new(digest_bits=int(alg[7:]), data=msg).digest()
-    raise KeyError(alg)
+    """alg: a name of gateware/hashspec.py (title, command-line name or C key)."""
+    a = hashspec.algorithm(alg)
+    if a.hashlib:
+        h = getattr(hashlib, a.hashlib)(msg)
+        return h.digest(outlen) if a.xof else h.digest()
+    return _keccak.new(digest_bits=8 * a.digest, data=msg).digest()
 
 
 def pattern(n):

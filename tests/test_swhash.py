@@ -30,10 +30,12 @@ from pathlib import Path
 
 import pytest
 
+from gateware import hashspec
 from vectors import parse_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC_DIR = ROOT / "firmware" / "swhash"
+INCLUDE_DIR = ROOT / "firmware" / "include"
 SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "keccak_sw.c"]
 CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
 
@@ -44,17 +46,8 @@ RV_FLAGS = ["-march=rv32ima", "-misa-spec=2.2", "-mabi=ilp32", "-O2",
 
 MODES = ["one", "chunk", "squeeze", "lanes"]
 
-DIGEST_LEN = {
-    "sha224": 28, "sha256": 32,
-    "sha3-224": 28, "sha3-256": 32, "sha3-384": 48, "sha3-512": 64,
-    "keccak-224": 28, "keccak-256": 32, "keccak-384": 48, "keccak-512": 64,
-}
-RATE = {
-    "sha3-224": 144, "sha3-256": 136, "sha3-384": 104, "sha3-512": 72,
-    "shake128": 168, "shake256": 136,
-    "keccak-224": 144, "keccak-256": 136, "keccak-384": 104, "keccak-512": 72,
-}
-PAD = {"sha3": 0x06, "shake": 0x1F, "keccak": 0x01}
+# Keccak rates by command-line name, from the one description (gateware/hashspec.py).
+RATE = {a.name: a.block for a in hashspec.algorithms_of("keccak")}
 
 
 # --------------------------------------------------------------------------
@@ -64,7 +57,7 @@ PAD = {"sha3": 0x06, "shake": 0x1F, "keccak": 0x01}
 def _compile_cli(out_dir, extra_flags):
     exe = out_dir / "swhash_cli"
     cmd = [HOST_CC, "-std=c99", "-D_POSIX_C_SOURCE=200809L", *extra_flags,
-           "-Wall", "-Wextra", "-Werror", f"-I{SRC_DIR}",
+           "-Wall", "-Wextra", "-Werror", f"-I{SRC_DIR}", f"-I{INCLUDE_DIR}",
            str(CLI_SRC), *map(str, SOURCES), "-o", str(exe)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), \
@@ -159,27 +152,13 @@ def msg_of(rec):
     return msg
 
 
-# file, algorithm, digest key
-CAVP_FILES = [
-    ("hashes/SHA2/SHA256ShortMsg.rsp", "sha256"),
-    ("hashes/SHA2/SHA256LongMsg.rsp", "sha256"),
-    ("hashes/SHA2/SHA224ShortMsg.rsp", "sha224"),
-    ("hashes/SHA2/SHA224LongMsg.rsp", "sha224"),
-    ("hashes/SHA3/SHA3_224ShortMsg.rsp", "sha3-224"),
-    ("hashes/SHA3/SHA3_224LongMsg.rsp", "sha3-224"),
-    ("hashes/SHA3/SHA3_256ShortMsg.rsp", "sha3-256"),
-    ("hashes/SHA3/SHA3_256LongMsg.rsp", "sha3-256"),
-    ("hashes/SHA3/SHA3_384ShortMsg.rsp", "sha3-384"),
-    ("hashes/SHA3/SHA3_384LongMsg.rsp", "sha3-384"),
-    ("hashes/SHA3/SHA3_512ShortMsg.rsp", "sha3-512"),
-    ("hashes/SHA3/SHA3_512LongMsg.rsp", "sha3-512"),
-    ("hashes/SHAKE/SHAKE128ShortMsg.rsp", "shake128"),
-    ("hashes/SHAKE/SHAKE128LongMsg.rsp", "shake128"),
-    ("hashes/SHAKE/SHAKE128VariableOut.rsp", "shake128"),
-    ("hashes/SHAKE/SHAKE256ShortMsg.rsp", "shake256"),
-    ("hashes/SHAKE/SHAKE256LongMsg.rsp", "shake256"),
-    ("hashes/SHAKE/SHAKE256VariableOut.rsp", "shake256"),
-]
+# NIST's files for every algorithm hashlib has (their names are the C keys: SHA3_224 ...)
+def _cavp_dir(a):
+    return "SHA2" if a.engine == "sha256" else "SHAKE" if a.xof else "SHA3"
+
+
+CAVP_FILES = [(f"hashes/{_cavp_dir(a)}/{a.key}{kind}.rsp", a.name) for a in hashspec.ALGORITHMS if a.hashlib
+              for kind in ("ShortMsg", "LongMsg") + (("VariableOut",) if a.xof else ())]
 
 
 def cavp_cases(rel, alg, mode):
@@ -253,16 +232,12 @@ def test_reference_values(cli):
     check_batch(cli, cases, "reference values")
 
 
-HASHLIB = {
-    "sha224": lambda m, n: hashlib.sha224(m).hexdigest(),
-    "sha256": lambda m, n: hashlib.sha256(m).hexdigest(),
-    "sha3-224": lambda m, n: hashlib.sha3_224(m).hexdigest(),
-    "sha3-256": lambda m, n: hashlib.sha3_256(m).hexdigest(),
-    "sha3-384": lambda m, n: hashlib.sha3_384(m).hexdigest(),
-    "sha3-512": lambda m, n: hashlib.sha3_512(m).hexdigest(),
-    "shake128": lambda m, n: hashlib.shake_128(m).hexdigest(n),
-    "shake256": lambda m, n: hashlib.shake_256(m).hexdigest(n),
-}
+def _hashlib_hex(a):
+    fn = getattr(hashlib, a.hashlib)
+    return (lambda m, n: fn(m).hexdigest(n)) if a.xof else (lambda m, n: fn(m).hexdigest())
+
+
+HASHLIB = {a.name: _hashlib_hex(a) for a in hashspec.ALGORITHMS if a.hashlib}
 
 
 def interesting_lengths(alg):
@@ -634,7 +609,7 @@ def test_rv32_runs_on_qemu(tmp_path):
     if shutil.which(RV_CC) is None or qemu is None:
         pytest.skip("needs riscv64-unknown-elf-gcc and qemu-system-riscv32")
     elf = tmp_path / "swhash_bench.elf"
-    cmd = [RV_CC, *RV_FLAGS, "-Werror", f"-I{SRC_DIR}", "-Wl,-Ttext=0x80000000",
+    cmd = [RV_CC, *RV_FLAGS, "-Werror", f"-I{SRC_DIR}", f"-I{INCLUDE_DIR}", "-Wl,-Ttext=0x80000000",
            "-o", str(elf), str(SRC_DIR / "swhash_bench.c"), *map(str, SOURCES), "-lgcc"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), res.stderr

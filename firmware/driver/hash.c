@@ -23,19 +23,12 @@ struct alg_info {
   uint8_t engine, mode, digest, block, pad;
 };
 
+/* One row per algorithm, in enum order, from the one description (hash_spec.h). */
 static const struct alg_info algs[HASH_ALG_COUNT] = {
-  [HASH_SHA256] = { "SHA-256", HASH_ENGINE_SHA256, 0, 32, 64, 0 },
-  [HASH_SHA224] = { "SHA-224", HASH_ENGINE_SHA256, 1, 28, 64, 0 },
-  [HASH_SHA3_224] = { "SHA3-224", HASH_ENGINE_KECCAK, 0, 28, 144, 0x06 },
-  [HASH_SHA3_256] = { "SHA3-256", HASH_ENGINE_KECCAK, 1, 32, 136, 0x06 },
-  [HASH_SHA3_384] = { "SHA3-384", HASH_ENGINE_KECCAK, 2, 48, 104, 0x06 },
-  [HASH_SHA3_512] = { "SHA3-512", HASH_ENGINE_KECCAK, 3, 64, 72, 0x06 },
-  [HASH_SHAKE128] = { "SHAKE128", HASH_ENGINE_KECCAK, 4, 0, 168, 0x1F },
-  [HASH_SHAKE256] = { "SHAKE256", HASH_ENGINE_KECCAK, 5, 0, 136, 0x1F },
-  [HASH_KECCAK_224] = { "Keccak-224", HASH_ENGINE_KECCAK, 6, 28, 144, 0x01 },
-  [HASH_KECCAK_256] = { "Keccak-256", HASH_ENGINE_KECCAK, 7, 32, 136, 0x01 },
-  [HASH_KECCAK_384] = { "Keccak-384", HASH_ENGINE_KECCAK, 8, 48, 104, 0x01 },
-  [HASH_KECCAK_512] = { "Keccak-512", HASH_ENGINE_KECCAK, 9, 64, 72, 0x01 },
+#define ALG(key, name, title, engine, mode, digest, block, pad)                                              \
+  [HASH_##key] = { title, engine, mode, digest, block, pad },
+  HASH_ALG_TABLE(ALG)
+#undef ALG
 };
 
 struct engine {
@@ -49,8 +42,10 @@ struct engine {
 };
 
 static struct engine engines[HASH_ENGINE_COUNT] = {
-  { HASH_SHA256_CSR_BASE, HASH_SHA256_WIN_BASE, HASH_ENGINE_ID_SHA256, 10, -1, 0, 0, 0 },
-  { HASH_KECCAK_CSR_BASE, HASH_KECCAK_WIN_BASE, HASH_ENGINE_ID_KECCAK, 52, -1, 0, 0, 0 },
+#define ENGINE(key, ident, ctx_words)                                                                        \
+  [HASH_ENGINE_##key] = { HASH_##key##_CSR_BASE, HASH_##key##_WIN_BASE, ident, ctx_words, -1, 0, 0, 0 },
+  HASH_ENGINE_TABLE(ENGINE)
+#undef ENGINE
 };
 
 static int valid_alg(int alg)

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashsoc/hash_spec.h"
 #include "keccak_sw.h"
 
 #define VARIANT_DECL(sfx)                                                                                    \
@@ -42,7 +43,7 @@
   static __attribute__((noinline)) int sha3_512##sfx(const uint8_t *m, size_t n, uint8_t *out)               \
   {                                                                                                          \
     struct keccak_sw c;                                                                                      \
-    keccak_sw_init##sfx(&c, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3);                                    \
+    keccak_sw_init##sfx(&c, HASH_BLOCK_SHA3_512, HASH_PAD_SHA3_512);                                         \
     keccak_sw_absorb##sfx(&c, m, n);                                                                         \
     keccak_sw_squeeze##sfx(&c, out, 64);                                                                     \
     return 64;                                                                                               \

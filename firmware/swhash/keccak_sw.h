@@ -19,7 +19,7 @@
  *
  * Usage:
  *     struct keccak_sw c;
- *     keccak_sw_init(&c, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
+ *     keccak_sw_init(&c, HASH_BLOCK_SHA3_256, HASH_PAD_SHA3_256);  // hashsoc/hash_spec.h
  *     keccak_sw_absorb(&c, msg, len);     // any number of times
  *     keccak_sw_squeeze(&c, out, 32);     // first call pads; more calls
  *                                         // continue the output (XOF)
@@ -36,18 +36,10 @@
 extern "C" {
 #endif
 
-/* Rates in bytes: 200 - 2 * (security bits / 8). */
-#define KECCAK_SW_RATE_SHA3_224 144u
-#define KECCAK_SW_RATE_SHA3_256 136u
-#define KECCAK_SW_RATE_SHA3_384 104u
-#define KECCAK_SW_RATE_SHA3_512 72u
-#define KECCAK_SW_RATE_SHAKE128 168u
-#define KECCAK_SW_RATE_SHAKE256 136u
-
-/* Domain separation + first padding bit, OR-ed with 0x80 in the last rate byte. */
-#define KECCAK_SW_PAD_SHA3   0x06u
-#define KECCAK_SW_PAD_SHAKE  0x1Fu
-#define KECCAK_SW_PAD_KECCAK 0x01u
+/* Rates and pad bytes are facts of the algorithms, not of this code: take them from
+ * hashsoc/hash_spec.h (HASH_BLOCK_SHA3_256, HASH_PAD_SHA3_256, ..., generated from
+ * gateware/hashspec.py). The rate is 200 - 2 * (security bits / 8) bytes; the pad byte
+ * holds the domain bits and the first padding bit (0x06 SHA3, 0x1F SHAKE, 0x01 Keccak). */
 
 struct keccak_sw {
   uint32_t s[50];    /* bit-interleaved lanes: s[2i] even bits, s[2i+1] odd bits of lane i */

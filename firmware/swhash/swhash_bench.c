@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashsoc/hash_spec.h"
 #include "keccak_sw.h"
 #include "sha256_sw.h"
 
@@ -178,7 +179,7 @@ void swbench_main(void)
   put_hex(out, 32);
   put_str("\n");
 
-  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
+  keccak_sw_init(&kc, HASH_BLOCK_SHA3_256, HASH_PAD_SHA3_256);
   t0 = swbench_counter();
   for (i = 0; i < 16; i++)
     keccak_sw_f1600(kc.s);
@@ -186,7 +187,7 @@ void swbench_main(void)
   report("keccak_sw_f1600 x16", t1 - t0, 16, " /permutation");
 
   t0 = swbench_counter();
-  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3);
+  keccak_sw_init(&kc, HASH_BLOCK_SHA3_256, HASH_PAD_SHA3_256);
   keccak_sw_absorb(&kc, msg, MSG_BYTES);
   keccak_sw_squeeze(&kc, out, 32);
   t1 = swbench_counter();
@@ -196,7 +197,7 @@ void swbench_main(void)
   put_str("\n");
 
   t0 = swbench_counter();
-  keccak_sw_init(&kc, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3);
+  keccak_sw_init(&kc, HASH_BLOCK_SHA3_512, HASH_PAD_SHA3_512);
   keccak_sw_absorb(&kc, "Mouna_Noura_ATSIP_2020", 22);
   keccak_sw_squeeze(&kc, out, 64);
   t1 = swbench_counter();
@@ -206,7 +207,7 @@ void swbench_main(void)
   put_str("\n");
 
   t0 = swbench_counter();
-  keccak_sw_init(&kc, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE);
+  keccak_sw_init(&kc, HASH_BLOCK_SHAKE128, HASH_PAD_SHAKE128);
   keccak_sw_absorb(&kc, msg, 32);
   for (i = 0; i < 64; i++)
     keccak_sw_squeeze(&kc, msg, 256); /* msg[0..255] = output 63*256.. */

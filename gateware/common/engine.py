@@ -15,13 +15,9 @@ a sticky error bit and raises the error event; misuse that would corrupt the ope
 digest is never presented as done. Nothing here ever holds the bus indefinitely: a window
 write waits at most until the core drains one block.
 
-Data window (16 KiB, word offsets):
-    0x0000-0x0FFF  write: push 4 message bytes (any address in the range: a CPU may
-                   stream with one address or with memcpy-like increments)
-    0x1000-0x1010  write to 0x1000 + 4*k (k = 0..4): push the final k bytes, closing
-                   the message
-    0x2000-0x20FC  context word i at 0x2000 + 4*i: read = export/digest, write = import
-Reads elsewhere return 0; writes elsewhere are ignored.
+The data window's layout and the error bits are facts of gateware/hashspec.py (WINDOW,
+ERRORS): data at 0x0000 (push 4 message bytes), final at 0x1000 (+4*k: the last k bytes),
+context words at 0x2000. Reads elsewhere return 0; writes elsewhere are ignored.
 """
 
 from amaranth import Module, ResetInserter, Signal
@@ -29,24 +25,27 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .dma import BURST_WORDS, FIFO_DEPTH, DMAReader, WishboneReadAdapter
+from .. import hashspec
 from .packer import BytePacker
 
-WINDOW_SIZE = 0x4000
-DATA_WORDS = (0x0000 >> 2, 0x1000 >> 2)       # [start, end) word offsets
-FINAL_WORD = 0x1000 >> 2                      # + k for k final bytes
-CTX_WORD = 0x2000 >> 2
+WINDOW_SIZE = hashspec.WINDOW_SIZE
+_DATA, _FINAL, _CTX = (hashspec.region(n) for n in ("data", "final", "ctx"))
+DATA_WORDS = (_DATA.offset >> 2, (_DATA.offset + _DATA.size) >> 2)   # [start, end) word offsets
+FINAL_WORD = _FINAL.offset >> 2                                     # + k for k final bytes
+FINAL_WORDS = _FINAL.size >> 2                                      # k = 0..FINAL_WORDS-1
+CTX_WORD = _CTX.offset >> 2
+CTX_WORDS = _CTX.size >> 2
 
-# Sticky error bits (docs/registers.md).
-ERR_NOT_OPEN = 0        # data or DMA command with no open message
-ERR_BUSY = 1            # init / context write while busy, DMA start while a DMA runs
-ERR_PIO_DURING_DMA = 2  # window data while a DMA command runs (message aborted)
-ERR_DMA_BUS = 3         # bus error during DMA (message aborted)
-ERR_BAD_RANGE = 4       # DMA range wraps or leaves the DMA window (main RAM)
-ERR_BAD_MODE = 5        # init with a mode this engine does not have
-ERR_SQUEEZE = 6         # squeeze outside an XOF mode or before done
-ERR_CTX_BUSY = 7        # context read while busy (the value would be meaningless)
-ERROR_NAMES = ["not_open", "busy", "pio_during_dma", "dma_bus", "bad_range",
-               "bad_mode", "squeeze", "ctx_busy"]
+# Sticky error bits: their numbers, names and docs are hashspec.ERRORS.
+ERROR_NAMES = [b.name for b in hashspec.ERRORS]
+ERR_NOT_OPEN = hashspec.error_bit("not_open")
+ERR_BUSY = hashspec.error_bit("busy")
+ERR_PIO_DURING_DMA = hashspec.error_bit("pio_during_dma")
+ERR_DMA_BUS = hashspec.error_bit("dma_bus")
+ERR_BAD_RANGE = hashspec.error_bit("bad_range")
+ERR_BAD_MODE = hashspec.error_bit("bad_mode")
+ERR_SQUEEZE = hashspec.error_bit("squeeze")
+ERR_CTX_BUSY = hashspec.error_bit("ctx_busy")
 
 
 _PORTS = {
@@ -67,7 +66,7 @@ _PORTS = {
     "st_dma_busy": Out(1),
     "st_xof": Out(1),
     "st_mode": Out(4),
-    "errors": Out(8),
+    "errors": Out(len(hashspec.ERRORS)),
     "busy_cycles": Out(32),
     # Event pulses (interrupt sources).
     "ev_done": Out(1),
@@ -151,7 +150,7 @@ class HashEngine(wiring.Component):
         open_ = Signal()
         mode = Signal(4)
         core_done_q = Signal()
-        new_err = Signal(8)
+        new_err = Signal(len(hashspec.ERRORS))
 
         dma_running = dma.busy
         busy = Signal()
@@ -187,8 +186,8 @@ class HashEngine(wiring.Component):
         in_data = (w_adr >= DATA_WORDS[0]) & (w_adr < DATA_WORDS[1])
         final_k = Signal(3)
         m.d.comb += final_k.eq(w_adr - FINAL_WORD)
-        in_final = (w_adr >= FINAL_WORD) & (w_adr <= FINAL_WORD + 4)
-        in_ctx = (w_adr >= CTX_WORD) & (w_adr < CTX_WORD + 64)
+        in_final = (w_adr >= FINAL_WORD) & (w_adr <= FINAL_WORD + FINAL_WORDS - 1)
+        in_ctx = (w_adr >= CTX_WORD) & (w_adr < CTX_WORD + CTX_WORDS)
         push = req & w_we & (in_data | in_final)
         push_ok = push & open_ & ~dma_running
         ctx_rd_wait = Signal()

@@ -74,12 +74,13 @@ working variable so that the "a..h = H when idle" rule holds after an import.
 from amaranth import *
 from amaranth.lib import wiring
 
+from .. import hashspec
 from ..common.core_signature import hash_core_signature
 
 __all__ = ["SHA256Core", "K", "IV_SHA256", "IV_SHA224", "MODE_SHA256", "MODE_SHA224"]
 
-MODE_SHA256 = 0
-MODE_SHA224 = 1
+MODE_SHA256 = hashspec.algorithm("SHA256").mode     # gateware/hashspec.py
+MODE_SHA224 = hashspec.algorithm("SHA224").mode
 
 # FIPS 180-4, 4.2.2: first 32 bits of the fractional parts of the cube roots of the
 # first 64 primes.

@@ -100,7 +100,7 @@ void khashinit(void)
 
 /* ---- policy ---- */
 
-/* provider 2 (automatic) picks the engine from this message size on (bytes),
+/* HASH_PROV_AUTO picks the engine from this message size on (bytes),
  * measured with hashbench on litex_sim (docs/hash-syscall.md) */
 #ifndef KHASH_AUTO_THRESHOLD
 #define KHASH_AUTO_THRESHOLD 1 /* litex_sim: syscall+hw beats syscall+sw from 1 byte on */
@@ -115,7 +115,7 @@ static int engine_present(int alg)
 
 static int pick_provider(int alg, int provider, uint len)
 {
-  if (provider == KHASH_PROV_AUTO)
+  if (provider == HASH_PROV_AUTO)
     return (len >= KHASH_AUTO_THRESHOLD && engine_present(alg)) ? HASH_PROV_HW : HASH_PROV_SW;
   return provider;
 }
@@ -202,7 +202,7 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
   uint8_t *o = d;
   int r = -1;
 
-  if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO)
+  if (hash_alg_name(alg) == 0 || provider < 0 || provider > HASH_PROV_AUTO)
     return -1;
   int dl = hash_alg_digest_len(alg);
   if (dl ? outlen < (uint)dl : outlen > KHASH_MAX_XOF)
@@ -252,10 +252,10 @@ struct khstream {
 
 int khash_open(int alg, int provider, struct file *f)
 {
-  if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO)
+  if (hash_alg_name(alg) == 0 || provider < 0 || provider > HASH_PROV_AUTO)
     return -1;
   int prov = provider;
-  if (provider == KHASH_PROV_AUTO) /* streams are long: the engine when there is one */
+  if (provider == HASH_PROV_AUTO) /* streams are long: the engine when there is one */
     prov = engine_present(alg) ? HASH_PROV_HW : HASH_PROV_SW;
   struct khstream *s = kalloc();
   if (s == 0)
@@ -337,7 +337,7 @@ static char benchbuf[KHASH_BENCH_MAX] __attribute__((aligned(64)));
 int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed)
 {
   uint8_t d[HASH_MAX_DIGEST];
-  if (hash_alg_name(alg) == 0 || provider < 0 || provider > KHASH_PROV_AUTO || count < 0 || size < 0 ||
+  if (hash_alg_name(alg) == 0 || provider < 0 || provider > HASH_PROV_AUTO || count < 0 || size < 0 ||
       size > KHASH_BENCH_MAX)
     return -1;
   if (benchbuf[0] != 'h')

@@ -1,7 +1,6 @@
 /* kernel/khash.c: hashing system calls (docs/hash-syscall.md) */
 #ifndef XV_KHASH_H
 #define XV_KHASH_H
-#define KHASH_PROV_AUTO 2
 #define KHASH_MAX_XOF   4096  /* largest SHAKE output of one hash()/read() */
 #define KHASH_BENCH_MAX 16384 /* largest khashbench message */
 #ifndef BOOT_HASHBENCH_COUNT

@@ -11,7 +11,7 @@ static char hex[8193];
 
 int main(int argc, char *argv[])
 {
-  int alg = 0, prov = HASHP_AUTO, outlen = 0, i = 1, gen = -1;
+  int alg = 0, prov = HASH_PROV_AUTO, outlen = 0, i = 1, gen = -1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     if (strcmp(argv[i], "-a") == 0 && i + 1 < argc)
       alg = uh_alg(argv[++i]);
@@ -24,9 +24,8 @@ int main(int argc, char *argv[])
     else
       alg = -1;
     if (alg < 0 || prov < 0) {
-      fprintf(2, "usage: hash [-a ALG] [-p sw|hw|auto|user] [-l BYTES] [-n N] [text ...]\n"
-                 "ALG: sha256 sha224 sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256\n"
-                 "     keccak-224 keccak-256 keccak-384 keccak-512\n");
+      fprintf(2, "usage: hash [-a ALG] [-p sw|hw|auto|user] [-l BYTES] [-n N] [text ...]\nALG:");
+      uh_algnames(2);
       exit(2);
     }
   }
@@ -48,13 +47,13 @@ int main(int argc, char *argv[])
   if (uh_digestlen(alg))
     outlen = uh_digestlen(alg);
   else if (outlen == 0)
-    outlen = alg == 6 ? 32 : 64; /* SHAKE128: 32 bytes, SHAKE256: 64 */
+    outlen = alg == HASH_SHAKE128 ? 32 : 64; /* SHAKE128: 32 bytes, SHAKE256: 64 */
   if (outlen <= 0 || outlen > (int)sizeof out) {
     fprintf(2, "hash: bad output length\n");
     exit(2);
   }
-  int r = prov == HASHP_USER ? uh_userhash(alg, msg, len, out, outlen)
-                             : hash(alg, prov, msg, len, out, outlen);
+  int r = prov == HASH_PROV_USER ? uh_userhash(alg, msg, len, out, outlen)
+                                 : hash(alg, prov, msg, len, out, outlen);
   if (r != outlen) {
     printf("hash: %s failed (%d)\n", uh_algname(alg), r);
     exit(1);

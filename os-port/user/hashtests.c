@@ -34,19 +34,19 @@ static const uchar sha256_hello[32] = { 0x2c, 0xf2, 0x4d, 0xba, 0x5f, 0xb0, 0xa3
 
 static int have_hw(void)
 {
-  return hash(0, HASHP_HW, "hello", 5, o1, 32) == 32;
+  return hash(HASH_SHA256, HASH_PROV_HW, "hello", 5, o1, 32) == 32;
 }
 
 static void badargs(void)
 {
   char *stack = (char *)o1; /* any valid user address */
-  check(hash(-1, 0, "hello", 5, o1, 64) == -1, "unknown algorithm -1");
-  check(hash(12, 0, "hello", 5, o1, 64) == -1, "unknown algorithm 12");
-  check(hash(1000, 2, "hello", 5, o1, 64) == -1, "unknown algorithm 1000");
-  check(hash(0, 3, "hello", 5, o1, 64) == -1, "unknown provider 3");
-  check(hash(0, -1, "hello", 5, o1, 64) == -1, "unknown provider -1");
-  check(hash(0, 0, 0, 5, o1, 32) == -1, "NULL buffer");
-  check(hash(0, 0, 0, 0, o1, 32) == 32, "NULL buffer, length 0 (empty message)");
+  check(hash(-1, HASH_PROV_SW, "hello", 5, o1, 64) == -1, "unknown algorithm -1");
+  check(hash(HASH_ALG_COUNT, HASH_PROV_SW, "hello", 5, o1, 64) == -1, "unknown algorithm HASH_ALG_COUNT");
+  check(hash(1000, HASH_PROV_AUTO, "hello", 5, o1, 64) == -1, "unknown algorithm 1000");
+  check(hash(HASH_SHA256, HASH_PROV_USER, "hello", 5, o1, 64) == -1, "provider user (no system call)");
+  check(hash(HASH_SHA256, -1, "hello", 5, o1, 64) == -1, "unknown provider -1");
+  check(hash(HASH_SHA256, HASH_PROV_SW, 0, 5, o1, 32) == -1, "NULL buffer");
+  check(hash(HASH_SHA256, HASH_PROV_SW, 0, 0, o1, 32) == 32, "NULL buffer, length 0 (empty message)");
   static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, 0xB0000000, 0xB0010000, 0xF0000000,
     0x10000000, 0xFFFFE000, 0xFFFFF000, 0xFFFFFFF0 };
   static const char *badn[] = { "0x80000000 (QEMU RAM)", "0x40000000 (LiteX RAM)", "0x40200000 (RAM disk)",
@@ -58,33 +58,39 @@ static void badargs(void)
       strcpy(what, "buffer at ");
       strcpy(what + strlen(what), badn[i]);
       strcpy(what + strlen(what), p == 0 ? " sw" : p == 1 ? " hw" : " auto");
-      check(hash(0, p, (void *)bad[i], 5, o1, 32) == -1, what);
+      check(hash(HASH_SHA256, p, (void *)bad[i], 5, o1, 32) == -1, what);
     }
     strcpy(what, "output at ");
     strcpy(what + strlen(what), badn[i]);
-    check(hash(0, 0, "hello", 5, (void *)bad[i], 32) == -1, what);
+    check(hash(HASH_SHA256, HASH_PROV_SW, "hello", 5, (void *)bad[i], 32) == -1, what);
   }
   char *top = sbrk(0);
-  check(hash(0, 0, top, 5, o1, 32) == -1, "unmapped buffer (past sbrk)");
-  check(hash(0, 0, top - 2, 5, o1, 32) == -1, "buffer running into unmapped memory");
-  check(hash(0, 2, top - 4096, 8192, o1, 32) == -1, "long buffer running into unmapped memory");
-  check(hash(0, 0, stack, 0xFFFFFFF0u, o1, 32) == -1, "length that wraps");
-  check(hash(0, 0, stack, 0x80000000u, o1, 32) == -1, "length 2^31");
-  check(hash(0, 0, (void *)0xFFFFF000, 0x2000, o1, 32) == -1, "pointer + length wrap");
-  check(hash(0, 0, "hello", 5, o1, 31) == -1, "SHA-256 outlen 31");
-  check(hash(5, 0, "hello", 5, o1, 63) == -1, "SHA3-512 outlen 63");
-  check(hash(0, 0, "hello", 5, 0, 32) == -1, "NULL output");
-  check(hash(0, 0, "hello", 5, (void *)main, 32) == -1, "output in read-only text");
-  check(hash(6, 0, "hello", 5, o1, 4097) == -1, "SHAKE128 output > 4096");
-  check(hash(6, 0, "hello", 5, o1, 4096) == 4096, "SHAKE128 output 4096");
-  check(hash(7, 0, "hello", 5, o1, 0) == 0, "SHAKE256 output 0");
-  check(hash(0, 0, "hello", 5, o1, 32) == 32 && eq(o1, sha256_hello, 32), "SHA-256('hello') sw");
-  check(hash(0, 2, "hello", 5, o1, 64) == 32 && eq(o1, sha256_hello, 32), "SHA-256('hello') auto, outlen 64");
-  check(hash(0, 0, (void *)main, 100, o1, 32) == 32, "hashing read-only text is allowed");
+  check(hash(HASH_SHA256, HASH_PROV_SW, top, 5, o1, 32) == -1, "unmapped buffer (past sbrk)");
+  check(hash(HASH_SHA256, HASH_PROV_SW, top - 2, 5, o1, 32) == -1, "buffer running into unmapped memory");
+  check(hash(HASH_SHA256, HASH_PROV_AUTO, top - 4096, 8192, o1, 32) == -1,
+      "long buffer running into unmapped memory");
+  check(hash(HASH_SHA256, HASH_PROV_SW, stack, 0xFFFFFFF0u, o1, 32) == -1, "length that wraps");
+  check(hash(HASH_SHA256, HASH_PROV_SW, stack, 0x80000000u, o1, 32) == -1, "length 2^31");
+  check(hash(HASH_SHA256, HASH_PROV_SW, (void *)0xFFFFF000, 0x2000, o1, 32) == -1, "pointer + length wrap");
+  check(hash(HASH_SHA256, HASH_PROV_SW, "hello", 5, o1, 31) == -1, "SHA-256 outlen 31");
+  check(hash(HASH_SHA3_512, HASH_PROV_SW, "hello", 5, o1, 63) == -1, "SHA3-512 outlen 63");
+  check(hash(HASH_SHA256, HASH_PROV_SW, "hello", 5, 0, 32) == -1, "NULL output");
+  check(hash(HASH_SHA256, HASH_PROV_SW, "hello", 5, (void *)main, 32) == -1, "output in read-only text");
+  check(hash(HASH_SHAKE128, HASH_PROV_SW, "hello", 5, o1, 4097) == -1, "SHAKE128 output > 4096");
+  check(hash(HASH_SHAKE128, HASH_PROV_SW, "hello", 5, o1, 4096) == 4096, "SHAKE128 output 4096");
+  check(hash(HASH_SHAKE256, HASH_PROV_SW, "hello", 5, o1, 0) == 0, "SHAKE256 output 0");
+  check(hash(HASH_SHA256, HASH_PROV_SW, "hello", 5, o1, 32) == 32 && eq(o1, sha256_hello, 32),
+      "SHA-256('hello') sw");
+  check(hash(HASH_SHA256, HASH_PROV_AUTO, "hello", 5, o1, 64) == 32 && eq(o1, sha256_hello, 32),
+      "SHA-256('hello') auto, outlen 64");
+  check(
+      hash(HASH_SHA256, HASH_PROV_SW, (void *)main, 100, o1, 32) == 32, "hashing read-only text is allowed");
 
   /* streams */
-  check(hashopen(-1, 0) == -1 && hashopen(12, 0) == -1 && hashopen(0, 7) == -1, "hashopen bad arguments");
-  int h = hashopen(0, 0);
+  check(hashopen(-1, HASH_PROV_SW) == -1 && hashopen(HASH_ALG_COUNT, HASH_PROV_SW) == -1 &&
+            hashopen(HASH_SHA256, 7) == -1,
+      "hashopen bad arguments");
+  int h = hashopen(HASH_SHA256, HASH_PROV_SW);
   check(h >= 0, "hashopen sha256 sw");
   check(write(h, (void *)0x80000000, 5) == -1 && write(h, (void *)0x40000000, 5) == -1 &&
             write(h, (void *)0xB0000000, 5) == -1 && write(h, 0, 5) == -1,
@@ -92,23 +98,26 @@ static void badargs(void)
   check(write(h, "hel", 3) == 3 && write(h, "", 0) == 0 && write(h, "lo", 2) == 2, "stream writes");
   check(read(h, o1, 31) == -1, "stream read shorter than the digest");
   check(read(h, (void *)0x40000000, 32) == -1 || 1, "stream read to a kernel address");
-  int h2 = hashopen(0, 0);
+  int h2 = hashopen(HASH_SHA256, HASH_PROV_SW);
   write(h2, "hello", 5);
   check(read(h2, o1, 64) == 32 && eq(o1, sha256_hello, 32), "stream digest");
   check(read(h2, o1, 64) == 0, "stream read after final = EOF");
   check(write(h2, "x", 1) == -1, "stream write after final");
   close(h2);
   close(h);
-  int hs = hashopen(7, 0);
+  int hs = hashopen(HASH_SHAKE256, HASH_PROV_SW);
   write(hs, "hello", 5);
-  check(read(hs, o2, 200) == 200 && hash(7, 0, "hello", 5, o1, 200) == 200 && eq(o1, o2, 200),
+  check(read(hs, o2, 200) == 200 && hash(HASH_SHAKE256, HASH_PROV_SW, "hello", 5, o1, 200) == 200 &&
+            eq(o1, o2, 200),
       "SHAKE256 stream 200 bytes = hash()");
   close(hs);
   uint64 t;
-  check(khashbench(12, 0, 1, 5, &t) == -1 && khashbench(0, 0, 1, 16385, &t) == -1 &&
-            khashbench(0, 0, -1, 5, &t) == -1 && khashbench(0, 0, 1, 5, (void *)0x40000000) == -1,
+  check(khashbench(HASH_ALG_COUNT, HASH_PROV_SW, 1, 5, &t) == -1 &&
+            khashbench(HASH_SHA256, HASH_PROV_SW, 1, 16385, &t) == -1 &&
+            khashbench(HASH_SHA256, HASH_PROV_SW, -1, 5, &t) == -1 &&
+            khashbench(HASH_SHA256, HASH_PROV_SW, 1, 5, (void *)0x40000000) == -1,
       "khashbench bad arguments");
-  check(khashbench(0, 0, 2, 5, &t) == 0 && t > 0, "khashbench sha256 sw");
+  check(khashbench(HASH_SHA256, HASH_PROV_SW, 2, 5, &t) == 0 && t > 0, "khashbench sha256 sw");
 }
 
 /* multi-page buffers: kernel (sw, hw, auto, streams) = user space */
@@ -150,10 +159,11 @@ static void bigbuffers(int hw)
 
 static void nohw(void)
 {
-  check(hash(0, HASHP_HW, "hello", 5, o1, 32) == -1, "no engine: hash() hw = -1");
-  check(hash(3, HASHP_HW, "hello", 5, o1, 32) == -1, "no engine: hash() sha3 hw = -1");
-  check(hashopen(0, HASHP_HW) == -1, "no engine: hashopen hw = -1");
-  check(hash(3, HASHP_AUTO, "hello", 5, o1, 32) == 32, "no engine: auto falls back to software");
+  check(hash(HASH_SHA256, HASH_PROV_HW, "hello", 5, o1, 32) == -1, "no engine: hash() hw = -1");
+  check(hash(HASH_SHA3_256, HASH_PROV_HW, "hello", 5, o1, 32) == -1, "no engine: hash() sha3 hw = -1");
+  check(hashopen(HASH_SHA256, HASH_PROV_HW) == -1, "no engine: hashopen hw = -1");
+  check(hash(HASH_SHA3_256, HASH_PROV_AUTO, "hello", 5, o1, 32) == 32,
+      "no engine: auto falls back to software");
 }
 
 /* child i streams message i (size 24 KiB + i*1000, byte pattern i) */
@@ -239,7 +249,7 @@ int main(int argc, char *argv[])
   int hw = have_hw();
   printf("hashtests: engines %s\n", hw ? "present" : "absent");
   if (prov < 0)
-    prov = hw ? HASHP_HW : HASHP_SW;
+    prov = hw ? HASH_PROV_HW : HASH_PROV_SW;
   if (nproc > 16)
     nproc = 16;
   if (nproc)

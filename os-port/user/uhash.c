@@ -6,19 +6,11 @@
 #include "user/user.h"
 #include "hashsoc/hash.h"
 
+/* command-line names, in enum order (hashsoc/hash_spec.h) */
 static const char *names[HASH_ALG_COUNT] = {
-  "sha256",
-  "sha224",
-  "sha3-224",
-  "sha3-256",
-  "sha3-384",
-  "sha3-512",
-  "shake128",
-  "shake256",
-  "keccak-224",
-  "keccak-256",
-  "keccak-384",
-  "keccak-512",
+#define ALG(key, name, title, engine, mode, digest, block, pad) [HASH_##key] = name,
+  HASH_ALG_TABLE(ALG)
+#undef ALG
 };
 
 int uh_alg(const char *name)
@@ -27,6 +19,14 @@ int uh_alg(const char *name)
     if (strcmp(name, names[i]) == 0)
       return i;
   return -1;
+}
+
+/* the names, space-separated, and a newline */
+void uh_algnames(int fd)
+{
+  for (int i = 0; i < HASH_ALG_COUNT; i++)
+    fprintf(fd, " %s", names[i]);
+  fprintf(fd, "\n");
 }
 
 const char *uh_algname(int alg)
@@ -38,16 +38,15 @@ int uh_digestlen(int alg)
   return hash_alg_digest_len(alg);
 }
 
+static const char *provs[HASH_PROV_COUNT] = {
+  [HASH_PROV_SW] = "sw", [HASH_PROV_HW] = "hw", [HASH_PROV_AUTO] = "auto", [HASH_PROV_USER] = "user"
+};
+
 int uh_prov(const char *name)
 {
-  if (strcmp(name, "sw") == 0)
-    return HASHP_SW;
-  if (strcmp(name, "hw") == 0)
-    return HASHP_HW;
-  if (strcmp(name, "auto") == 0)
-    return HASHP_AUTO;
-  if (strcmp(name, "user") == 0)
-    return HASHP_USER;
+  for (int i = 0; i < HASH_PROV_COUNT; i++)
+    if (strcmp(name, provs[i]) == 0)
+      return i;
   return -1;
 }
 
@@ -74,7 +73,7 @@ static char sumbuf[4096];
 static int sumfd(int fd, int alg, int prov, uchar *out, int outlen)
 {
   int n;
-  if (prov == HASHP_USER) {
+  if (prov == HASH_PROV_USER) {
     struct hash_ctx c;
     if (hash_begin(&c, alg, HASH_PROV_SW, 0) < 0)
       return -1;
@@ -102,7 +101,7 @@ static int sumfd(int fd, int alg, int prov, uchar *out, int outlen)
  * (-1 SHA-3, -2 SHAKE, -3 Keccak). */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
 {
-  int prov = HASHP_AUTO, bits = 0, i = 1;
+  int prov = HASH_PROV_AUTO, bits = 0, i = 1;
   static uchar out[4096];
   static char hex[8193];
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {

@@ -25,9 +25,9 @@ int getpid(void);
 char *sbrk(int);
 int sleep(int);
 int uptime(void);
-/* hashing (docs/hash-syscall.md).  alg: the driver's enum hash_alg
- * (0 SHA-256, 1 SHA-224, 2-5 SHA3-224/256/384/512, 6 SHAKE128, 7 SHAKE256,
- * 8-11 Keccak-224/256/384/512); provider: HASHP_SW, HASHP_HW, HASHP_AUTO.
+/* hashing (docs/hash-syscall.md).  alg: enum hash_alg, provider:
+ * HASH_PROV_SW, HASH_PROV_HW or HASH_PROV_AUTO (hashsoc/hash_spec.h, generated
+ * from gateware/hashspec.py).
  * hash(): digest of buf[0..len) into out (outlen >= digest length, exactly
  * the digest is written; SHAKE: outlen bytes, at most 4096); returns the
  * number of bytes written or -1.
@@ -36,12 +36,10 @@ int uptime(void);
  * then read() returns 0; close() before the final read drops the message.
  * khashbench(): count hashes of size bytes ("hellohe...") in kernel space;
  * *elapsed = time-counter ticks; returns 0 or -1. */
+#include "hashsoc/hash_spec.h"
 int hash(int alg, int provider, const void *buf, uint len, void *out, uint outlen);
 int hashopen(int alg, int provider);
 int khashbench(int alg, int provider, int count, int size, uint64 *elapsed);
-#define HASHP_SW   0
-#define HASHP_HW   1
-#define HASHP_AUTO 2
 
 /* ulib.c */
 int stat(const char *, struct stat *);
@@ -59,10 +57,10 @@ void *memcpy(void *, const void *, uint);
 
 /* uhash.c: helpers of the hash programs */
 int uh_alg(const char *name);    /* "sha256" ... "keccak-512" -> alg, or -1 */
+void uh_algnames(int fd);        /* print every name, then a newline */
 const char *uh_algname(int alg); /* "SHA-256" ... */
 int uh_digestlen(int alg);       /* 0 for SHAKE */
-int uh_prov(const char *name);   /* sw hw auto -> 0 1 2, user -> 3, else -1 */
-#define HASHP_USER 3
+int uh_prov(const char *name);   /* "sw" "hw" "auto" "user" -> HASH_PROV_*, else -1 */
 int uh_userhash(int alg, const void *buf, uint len, void *out, uint outlen); /* in user space */
 void uh_hex(char *dst, const uchar *d, int n);                               /* 2n hex digits + NUL */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog);

@@ -18,7 +18,6 @@ Throughput = block bytes x Fmax / clocks per block (SHA-256: 64 B per 64 clocks 
 """
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -31,6 +30,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOP)
 
 from boards.common import FPGA_BIN, sys_clock_net, use_fpga_tools  # noqa: E402
+from gateware import hashspec  # noqa: E402
+from gateware.buildstamp import is_current, source_digest  # noqa: E402
 
 OUT = os.path.join(TOP, "build", "fpga-report")
 DOCS = os.path.join(TOP, "docs")
@@ -47,9 +48,9 @@ SOC_CONFIGS = [
 ]
 ENGINE_CONFIGS = [
     # tag, engine, variant, clocks per block, block bytes {label: bytes}
-    ("sha256-folded", "sha256", "folded", 64, {"SHA-256": 64}),
-    ("sha256-basic", "sha256", "basic", 65, {"SHA-256": 64}),
-    ("keccak", "keccak", None, 24, {"SHA3-256": 136, "SHA3-512": 72, "SHAKE128": 168}),
+    ("sha256-folded", "sha256", "folded", 64, {"SHA-256": hashspec.algorithm("SHA-256").block}),
+    ("sha256-basic", "sha256", "basic", 65, {"SHA-256": hashspec.algorithm("SHA-256").block}),
+    ("keccak", "keccak", None, 24, {t: hashspec.algorithm(t).block for t in ("SHA3-256", "SHA3-512", "SHAKE128")}),
 ]
 
 # Seed 003, Table I (TSMC 0.18 um standard cells, Design Compiler) and a public anchor.
@@ -73,26 +74,12 @@ ARTY_SOURCES = ("gateware", "soc", "boards/arty.py", "boards/common.py")
 
 def source_hash(paths, *extra):
     """Hash of the Python sources under `paths` (dirs or files) and `extra`."""
-    h = hashlib.sha256(repr(extra).encode())
-    files = []
-    for p in paths:
-        full = os.path.join(TOP, p)
-        if os.path.isfile(full):
-            files.append(full)
-        for root, _, names in sorted(os.walk(full)):
-            files += [os.path.join(root, f) for f in sorted(names) if f.endswith(".py")]
-    for f in files:
-        with open(f, "rb") as fh:
-            h.update(fh.read())
-    return h.hexdigest()[:16]
+    return source_digest(paths, *extra)
 
 
 def cached(d, tag):
-    stamp = os.path.join(d, ".stamp")
     res = os.path.join(d, "result.json")
-    if os.path.exists(stamp) and open(stamp).read() == tag and os.path.exists(res):
-        return json.load(open(res))
-    return None
+    return json.load(open(res)) if is_current(os.path.join(d, ".stamp"), tag, res) else None
 
 
 def store(d, tag, result):

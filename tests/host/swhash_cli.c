@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashsoc/hash_spec.h"
 #include "keccak_sw.h"
 #include "sha256_sw.h"
 
@@ -169,19 +170,13 @@ struct alg {
   size_t digest;  /* default output length, 0 = must be given (XOF) */
 };
 
+/* Every algorithm of the one description (hashsoc/hash_spec.h); SHA-2's param says 224. */
 static const struct alg algs[] = {
-  { "sha224", K_SHA2, 1, 0, 28 },
-  { "sha256", K_SHA2, 0, 0, 32 },
-  { "sha3-224", K_KECCAK, KECCAK_SW_RATE_SHA3_224, KECCAK_SW_PAD_SHA3, 28 },
-  { "sha3-256", K_KECCAK, KECCAK_SW_RATE_SHA3_256, KECCAK_SW_PAD_SHA3, 32 },
-  { "sha3-384", K_KECCAK, KECCAK_SW_RATE_SHA3_384, KECCAK_SW_PAD_SHA3, 48 },
-  { "sha3-512", K_KECCAK, KECCAK_SW_RATE_SHA3_512, KECCAK_SW_PAD_SHA3, 64 },
-  { "shake128", K_KECCAK, KECCAK_SW_RATE_SHAKE128, KECCAK_SW_PAD_SHAKE, 0 },
-  { "shake256", K_KECCAK, KECCAK_SW_RATE_SHAKE256, KECCAK_SW_PAD_SHAKE, 0 },
-  { "keccak-224", K_KECCAK, 144, KECCAK_SW_PAD_KECCAK, 28 },
-  { "keccak-256", K_KECCAK, 136, KECCAK_SW_PAD_KECCAK, 32 },
-  { "keccak-384", K_KECCAK, 104, KECCAK_SW_PAD_KECCAK, 48 },
-  { "keccak-512", K_KECCAK, 72, KECCAK_SW_PAD_KECCAK, 64 },
+#define ALG(key, name, title, engine, mode, digest, block, pad)                                              \
+  { name, engine == HASH_ENGINE_SHA256 ? K_SHA2 : K_KECCAK,                                                  \
+    engine == HASH_ENGINE_SHA256 ? HASH_##key == HASH_SHA224 : block, pad, digest },
+  HASH_ALG_TABLE(ALG)
+#undef ALG
 };
 
 /* Also "sponge-RATE-PADHEX": a Keccak sponge with any rate (decimal bytes,

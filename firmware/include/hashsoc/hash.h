@@ -22,30 +22,14 @@
 #include "sha256_sw.h"
 #include "keccak_sw.h"
 
-enum hash_alg {
-  HASH_SHA256,
-  HASH_SHA224,
-  HASH_SHA3_224,
-  HASH_SHA3_256,
-  HASH_SHA3_384,
-  HASH_SHA3_512,
-  HASH_SHAKE128,
-  HASH_SHAKE256,
-  HASH_KECCAK_224,
-  HASH_KECCAK_256,
-  HASH_KECCAK_384,
-  HASH_KECCAK_512,
-  HASH_ALG_COUNT
-};
-
-enum hash_provider { HASH_PROV_SW = 0, HASH_PROV_HW = 1 };
+/* Algorithms (enum hash_alg, HASH_ALG_TABLE), engines (enum hash_engine_id), providers
+ * (HASH_PROV_SW, HASH_PROV_HW; HASH_PROV_AUTO and HASH_PROV_USER belong to xv6), the data
+ * window and the engine IDs: generated from gateware/hashspec.py. */
+#include "hashsoc/hash_spec.h"
 
 /* Flags for the hardware provider. */
 #define HASH_F_PIO 0x1 /* feed with CPU stores into the data window instead of DMA */
 #define HASH_F_IRQ 0x2 /* sleep until the engine's interrupt instead of polling status */
-
-/* Engines (bit numbers of hash_probe()'s result). */
-enum hash_engine_id { HASH_ENGINE_SHA256, HASH_ENGINE_KECCAK, HASH_ENGINE_COUNT };
 
 #define HASH_OK          0
 #define HASH_ERR_ARG     -1 /* NULL pointer or bad argument */
@@ -55,10 +39,6 @@ enum hash_engine_id { HASH_ENGINE_SHA256, HASH_ENGINE_KECCAK, HASH_ENGINE_COUNT 
 #define HASH_ERR_HW      -5 /* the engine set an error bit (see hash_ctx.hw_errors) */
 #define HASH_ERR_STATE   -6 /* call out of order (e.g. update after final) */
 #define HASH_ERR_TIMEOUT -7 /* the engine did not finish in time (aborted) */
-
-#define HASH_MAX_DIGEST   64  /* largest fixed digest (SHA3-512) */
-#define HASH_MAX_BLOCK    168 /* largest block / rate (SHAKE128) */
-#define HASH_HW_CTX_WORDS 52  /* context words of the larger engine (Keccak) */
 
 /* One hashing context. Callers treat it as opaque. A context that is begun must be
  * finished (hash_final) or dropped (hash_abort) before its memory is reused: while a

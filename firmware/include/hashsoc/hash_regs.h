@@ -37,12 +37,6 @@
 #define HASH_KECCAK_WIN_BASE 0
 #endif
 
-/* Data window layout (gateware/common/engine.py). */
-#define HWIN_DATA  0x0000 /* store 4 message bytes */
-#define HWIN_FINAL 0x1000 /* store to +4*k: the final k bytes (k = 0..4) */
-#define HWIN_CTX   0x2000 /* context word i at +4*i */
-
-#define HASH_ENGINE_ID_SHA256 0x53484132u /* "SHA2" */
-#define HASH_ENGINE_ID_KECCAK 0x4B454343u /* "KECC" */
+/* The data window's offsets (HWIN_*) and the engine IDs are in hash_spec.h. */
 
 #endif

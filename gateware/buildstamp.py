@@ -1,0 +1,45 @@
+"""Build caching by source hash, for every generated artefact of the tree.
+
+A product (an engine's Verilog, the simulator, an FPGA run) is reused while the hash of
+the Python sources it is made from, plus its parameters, is the one recorded beside it.
+Used by gateware/engines.py, soc/sim.py and scripts/fpga/report.py.
+"""
+
+import hashlib
+import os
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def source_digest(paths, *extra):
+    """16 hex digits over `extra` and every .py file under `paths` (folders or files,
+    relative to the repository's top), in a fixed order."""
+    h = hashlib.sha256(repr(extra).encode())
+    for p in paths:
+        full = os.path.join(TOP, p)
+        if os.path.isfile(full):
+            names = [full]
+        else:
+            names = [os.path.join(root, f) for root, _, files in sorted(os.walk(full))
+                     for f in sorted(files) if f.endswith(".py")]
+        for name in names:
+            with open(name, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def is_current(stamp_path, tag, *products):
+    """The stamp holds `tag` and every product exists."""
+    if not all(os.path.exists(p) for p in (stamp_path, *products)):
+        return False
+    with open(stamp_path) as f:
+        return f.read() == tag
+
+
+def write_atomic(path, data):
+    """Written aside and renamed: a reader (another build, a test elaborating the same
+    engines in parallel) never sees a half-written file."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(data)
+    os.replace(tmp, path)

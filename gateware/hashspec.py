@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: MIT
+"""The one description of HashSoC's hash engines: every fact software and docs share.
+
+Per algorithm: its names, the engine that runs it, the engine's mode number, the block
+(SHA-2) or rate (Keccak) in bytes, the Keccak pad byte, the digest size (0: XOF). Per
+engine: its ID register, its version, the context words an exported state takes. Then
+the sticky error bits, the interrupt events and the data-window layout both engines share,
+and the provider numbers of the driver and the `hash` system call.
+
+Everything else is derived from this module, nothing is copied from it:
+- the gateware: the Keccak core's mode table, the SHA-256 core's mode numbers, the
+  frontend's error bits and window decoder, the LiteX wrapper's CSR docs (gateware/);
+- `firmware/include/hashsoc/hash_spec.h`, the C header the driver, the software hashes,
+  the xv6 kernel and its user programs include (written by scripts/genspec.py, which the
+  firmware and xv6 Makefiles run when this file changes);
+- docs/registers.md and the generated tables in docs/ (scripts/genspec.py);
+- the constants the benchmarks and tests use (they import this module).
+tests/test_spec.py fails when a generated file is stale or a hand copy reappears.
+docs/adding-a-mode.md walks through adding an algorithm.
+
+Plain Python with no imports beyond the standard library, so that the xv6 build can run
+the generator with the system's python3.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str        # "sha256": CSR/memory region names, C's HASH_ENGINE_SHA256
+    ident: str       # the ID register: four ASCII characters, first in bits 31:24
+    ctx_words: int   # context-window words that hold an exported message state
+    doc: str
+
+    @property
+    def ident_value(self):
+        return int.from_bytes(self.ident.encode(), "big")
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    key: str         # C enum suffix: HASH_<key>
+    name: str        # command-line name (xv6's hash -a, the software-hash tool)
+    title: str       # printed name (hash_alg_name())
+    engine: str      # Engine.name
+    mode: int        # the engine's ctrl.mode number
+    block: int       # bytes: the SHA-2 block or the Keccak rate
+    digest: int      # bytes; 0 for an extendable-output function (any length)
+    pad: int         # Keccak: domain bits + first pad bit (OR-ed with 0x80 at the rate's end); SHA-2: 0
+    hashlib: str     # Python's hashlib name, or "" (original Keccak: pycryptodome)
+    standard: str
+
+    @property
+    def xof(self):
+        return self.digest == 0
+
+
+@dataclass(frozen=True)
+class Bit:
+    name: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str        # C: HWIN_<NAME>
+    offset: int      # byte offset in the engine's data window
+    size: int        # bytes
+    access: str
+    doc: str
+
+
+ENGINE_VERSION = (1, 0)     # major, minor: the version register of both engines
+
+ENGINES = (
+    Engine("sha256", "SHA2", 10, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
+    Engine("keccak", "KECC", 52, "Keccak-f[1600] sponge (FIPS 202); context: the 25 lanes (lane i at words 2i, "
+                                 "2i+1), then the 64-bit byte count"),
+)
+
+# The order is C's enum hash_alg, which is also the `hash` system call's algorithm number.
+ALGORITHMS = (
+    Algorithm("SHA256", "sha256", "SHA-256", "sha256", 0, 64, 32, 0x00, "sha256", "FIPS 180-4"),
+    Algorithm("SHA224", "sha224", "SHA-224", "sha256", 1, 64, 28, 0x00, "sha224", "FIPS 180-4"),
+    Algorithm("SHA3_224", "sha3-224", "SHA3-224", "keccak", 0, 144, 28, 0x06, "sha3_224", "FIPS 202"),
+    Algorithm("SHA3_256", "sha3-256", "SHA3-256", "keccak", 1, 136, 32, 0x06, "sha3_256", "FIPS 202"),
+    Algorithm("SHA3_384", "sha3-384", "SHA3-384", "keccak", 2, 104, 48, 0x06, "sha3_384", "FIPS 202"),
+    Algorithm("SHA3_512", "sha3-512", "SHA3-512", "keccak", 3, 72, 64, 0x06, "sha3_512", "FIPS 202"),
+    Algorithm("SHAKE128", "shake128", "SHAKE128", "keccak", 4, 168, 0, 0x1F, "shake_128", "FIPS 202"),
+    Algorithm("SHAKE256", "shake256", "SHAKE256", "keccak", 5, 136, 0, 0x1F, "shake_256", "FIPS 202"),
+    Algorithm("KECCAK_224", "keccak-224", "Keccak-224", "keccak", 6, 144, 28, 0x01, "", "Keccak round 3"),
+    Algorithm("KECCAK_256", "keccak-256", "Keccak-256", "keccak", 7, 136, 32, 0x01, "", "Keccak round 3"),
+    Algorithm("KECCAK_384", "keccak-384", "Keccak-384", "keccak", 8, 104, 48, 0x01, "", "Keccak round 3"),
+    Algorithm("KECCAK_512", "keccak-512", "Keccak-512", "keccak", 9, 72, 64, 0x01, "", "Keccak round 3"),
+)
+
+# Sticky error bits of the `errors` register, bit i = ERRORS[i].
+ERRORS = (
+    Bit("not_open", "Data or a DMA command arrived with no open message (dropped)."),
+    Bit("busy", "``init`` or a context write while the engine was busy, or a DMA start while a DMA ran (ignored)."),
+    Bit("pio_during_dma", "Window data while a DMA command ran: the message was aborted."),
+    Bit("dma_bus", "The DMA read got a bus error: the message was aborted."),
+    Bit("bad_range", "The DMA range wraps or leaves the DMA window, main RAM (ignored)."),
+    Bit("bad_mode", "``init`` with a mode this engine does not have (ignored)."),
+    Bit("squeeze", "``squeeze`` outside an XOF mode or before ``done`` (ignored)."),
+    Bit("ctx_busy", "A context word was read while busy: the value is meaningless."),
+)
+
+# Interrupt events, in EventManager order (bit i of ev_status/ev_pending/ev_enable).
+EVENTS = (
+    Bit("done", "The digest is ready."),
+    Bit("dma", "A DMA command has finished reading."),
+    Bit("error", "An error bit was set."),
+)
+
+# The data window (WINDOW_SIZE bytes per engine, uncached). Reads elsewhere return 0,
+# writes elsewhere are ignored.
+WINDOW_SIZE = 0x4000
+WINDOW = (
+    Region("data", 0x0000, 0x1000, "write",
+           "push 4 message bytes (any address in the range: stream with one address or memcpy-like)"),
+    Region("final", 0x1000, 4 * 5, "write",
+           "a store to `0x1000 + 4*k` (k = 0..4) pushes the final k bytes and closes the message"),
+    Region("ctx", 0x2000, 4 * 64, "read / write",
+           "context word i at `0x2000 + 4*i`: the digest or output block; export / import of a message"),
+)
+
+# Providers: who computes a digest. SW and HW are the driver's (hash_begin); AUTO is the
+# kernel's policy (the engine from a size on); USER is the xv6 tools' own choice (the
+# software hash linked into the program, no system call).
+PROVIDERS = (
+    Bit("sw", "software: the portable C in firmware/swhash"),
+    Bit("hw", "hardware: the engine, by DMA (or CPU stores with HASH_F_PIO)"),
+    Bit("auto", "system call only: the engine from a message size on, software below it"),
+    Bit("user", "xv6 tools only: the software hash in user space, no system call"),
+)
+
+
+# ---- derived views (no new facts below this line) ----
+
+def engine(name):
+    return next(e for e in ENGINES if e.name == name)
+
+
+def algorithm(key_or_name):
+    """By C key ("SHA3_256"), command-line name ("sha3-256") or title ("SHA3-256")."""
+    for a in ALGORITHMS:
+        if key_or_name in (a.key, a.name, a.title):
+            return a
+    raise KeyError(key_or_name)
+
+
+def algorithms_of(engine_name):
+    """The engine's algorithms, by mode number."""
+    return sorted((a for a in ALGORITHMS if a.engine == engine_name), key=lambda a: a.mode)
+
+
+def modes(engine_name):
+    return tuple(a.mode for a in algorithms_of(engine_name))
+
+
+def xof_modes(engine_name):
+    return tuple(a.mode for a in algorithms_of(engine_name) if a.xof)
+
+
+def error_bit(name):
+    return next(i for i, b in enumerate(ERRORS) if b.name == name)
+
+
+def region(name):
+    return next(r for r in WINDOW if r.name == name)
+
+
+MAX_DIGEST = max(a.digest for a in ALGORITHMS)
+MAX_BLOCK = max(a.block for a in ALGORITHMS)
+MAX_CTX_WORDS = max(e.ctx_words for e in ENGINES)

@@ -1,0 +1,198 @@
+"""The one description of the engines (gateware/hashspec.py) and everything made from it.
+
+- Every generated file (the C header, docs/registers.md, the marked tables in docs/) is
+  what scripts/genspec.py makes from the description now.
+- No hand copy of a fact remains in the sources: algorithm tables, rate/pad pairs, engine
+  IDs, window offsets, error-bit lists, provider spellings.
+- The description agrees with the gateware built from it, and a new Keccak-family mode is
+  one edit: the worked example of docs/adding-a-mode.md (cSHAKE128), checked against
+  pycryptodome.
+"""
+import importlib
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from gateware import hashspec
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import genspec  # noqa: E402
+
+
+def test_generated_files_are_current():
+    stale = [rel for rel, text in genspec.outputs(header_only=False).items()
+             if open(os.path.join(ROOT, rel)).read() != text]
+    assert not stale, f"stale (run `make spec`): {stale}"
+
+
+def test_genspec_check_fails_on_a_stale_header(tmp_path, monkeypatch):
+    """The --check mode the Makefiles' users can run, on a copy with one edited fact."""
+    monkeypatch.setattr(genspec, "TOP", str(tmp_path))
+    os.makedirs(tmp_path / os.path.dirname(genspec.HEADER))
+    text = genspec.c_header()
+    (tmp_path / genspec.HEADER).write_text(text.replace("HASH_BLOCK_SHA3_256 136", "HASH_BLOCK_SHA3_256 144"))
+    monkeypatch.setattr(sys, "argv", ["genspec", "--header", "--check"])
+    assert genspec.main() == 1
+    (tmp_path / genspec.HEADER).write_text(text)
+    assert genspec.main() == 0
+
+
+# ---- no hand copies ----
+
+def _sources():
+    out = subprocess.run(["git", "ls-files", "*.py", "*.c", "*.h", "*.S", "*.mk", "Makefile", "*/Makefile"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    own = {"gateware/hashspec.py", genspec.HEADER, "scripts/genspec.py", "tests/test_spec.py"}
+    return [p for p in out if p not in own and os.path.exists(os.path.join(ROOT, p))]
+
+
+TITLES = "|".join(re.escape(a.title) for a in hashspec.ALGORITHMS)
+NAMES = "|".join(re.escape(a.name) for a in hashspec.ALGORITHMS)
+ERRNAMES = "|".join(b.name for b in hashspec.ERRORS)
+IDENTS = "|".join([f"0x{e.ident_value:08x}" for e in hashspec.ENGINES] + [f'b"{e.ident}"' for e in hashspec.ENGINES])
+RATES = "|".join(sorted({str(a.block) for a in hashspec.ALGORITHMS if a.pad}))
+PADS = "|".join(sorted({f"0x{a.pad:02x}" for a in hashspec.ALGORITHMS if a.pad}))
+HALF = len(hashspec.ALGORITHMS) // 2
+
+# (what, regex, how many distinct matches close together make a copy). A test or a
+# benchmark may name a few algorithms; a table of half of them or more is a copy.
+COPIES = [
+    ("a table of algorithm titles", rf'"({TITLES})"', HALF),
+    ("a table of algorithm names", rf'"({NAMES})"', HALF),
+    # (an item of a list, not an argument or a subscript: error_bit("busy"), seen["busy"])
+    ("a list of error-bit names", rf'(?<![\[(])"({ERRNAMES})"\s*[,\]]', len(hashspec.ERRORS) // 2),
+    ("an engine ID", rf"(?i)({IDENTS})", 1),
+    ("a rate and pad byte pair", rf"(?i)\b({RATES})\b\s*,\s*({PADS})\b", 1),
+    ("a window offset", r"(?i)(final|ctx)\w*\s*=\s*0x[12]000\b", 1),
+    ("an enum of algorithms", r"(?m)^\s*HASH_SHA3_224\s*[,=]", 1),
+    ("a second spelling of the providers", r"\b(HASHP_\w+|KHASH_PROV_\w+|enum hash_provider)\b", 1),
+    ("a Keccak rate macro", r"\bKECCAK_SW_(RATE|PAD)_\w+", 1),
+]
+GAP = 120   # characters between two matches of one table
+
+
+def clusters(regex, text):
+    """Runs of matches at most GAP characters apart: (line of the first, distinct matches)."""
+    runs, last = [], None
+    for m in re.finditer(regex, text):
+        if last is None or m.start() - last > GAP:
+            runs.append([text.count("\n", 0, m.start()) + 1, set()])
+        runs[-1][1].add(m.group(0))
+        last = m.end()
+    return runs
+
+
+@pytest.mark.parametrize("what,regex,limit", COPIES, ids=[c[0] for c in COPIES])
+def test_no_hand_copy_remains(what, regex, limit):
+    found = []
+    for rel in _sources():
+        text = open(os.path.join(ROOT, rel), errors="replace").read()
+        found += [f"{rel}:{line}: {sorted(hits)[:6]}" for line, hits in clusters(regex, text) if len(hits) >= limit]
+    assert not found, f"{what} typed by hand (take it from gateware/hashspec.py or hash_spec.h):\n" + "\n".join(found)
+
+
+def test_the_copy_check_can_see_a_copy():
+    """The patterns above match the shapes the old hand copies had (hash.c's algs[],
+    uhash.c's names[], engine.py's ERROR_NAMES, hash_regs.h, engine.py's window)."""
+    old_alg_rows = "\n".join(f'  {{ "{a.title}", HASH_ENGINE_X, {a.mode}, {a.digest}, {a.block}, 0x{a.pad:02X} }},'
+                             for a in hashspec.ALGORITHMS)
+    samples = {"a table of algorithm titles": old_alg_rows,
+               "a table of algorithm names": ", ".join(f'"{a.name}"' for a in hashspec.ALGORITHMS),
+               "a list of error-bit names": "[" + ", ".join(f'"{b.name}"' for b in hashspec.ERRORS) + "]",
+               "a rate and pad byte pair": old_alg_rows,
+               "an engine ID": "#define HASH_ENGINE_ID_SHA256 0x53484132u",
+               "a window offset": "CTX_WORD = 0x2000 >> 2",
+               "a second spelling of the providers": "#define HASHP_SW 0"}
+    for what, regex, limit in COPIES:
+        if what in samples:
+            assert any(len(hits) >= limit for _, hits in clusters(regex, samples[what])), what
+
+
+# ---- the description and the gateware agree ----
+
+def test_description_is_consistent():
+    assert len({a.key for a in hashspec.ALGORITHMS}) == len(hashspec.ALGORITHMS)
+    assert len({a.name for a in hashspec.ALGORITHMS}) == len(hashspec.ALGORITHMS)
+    for e in hashspec.ENGINES:
+        modes = hashspec.modes(e.name)
+        assert len(set(modes)) == len(modes) and max(modes) < 16, e.name   # ctrl.mode is 4 bits
+        assert len(e.ident.encode()) == 4
+    for a in hashspec.ALGORITHMS:
+        assert a.block % 4 == 0 and a.digest % 4 == 0 and a.digest <= a.block, a   # whole words
+        if a.engine == "keccak":
+            assert a.pad, a
+            if not a.xof:       # FIPS 202: capacity = twice the digest
+                assert 200 - a.block == 2 * a.digest, a
+    assert [r.offset for r in hashspec.WINDOW] == sorted(r.offset for r in hashspec.WINDOW)
+    for r1, r2 in zip(hashspec.WINDOW, hashspec.WINDOW[1:]):
+        assert r1.offset + r1.size <= r2.offset
+    assert hashspec.WINDOW[-1].offset + hashspec.WINDOW[-1].size <= hashspec.WINDOW_SIZE
+    assert hashspec.MAX_CTX_WORDS * 4 <= hashspec.region("ctx").size
+
+
+def test_gateware_takes_its_facts_from_the_description():
+    from gateware.common import engine
+    from gateware.engines import SPECS
+    from gateware.keccak.core import MODES
+    from gateware.sha256.core import MODE_SHA224, MODE_SHA256
+    assert engine.ERROR_NAMES == [b.name for b in hashspec.ERRORS]
+    assert engine.FINAL_WORD * 4 == hashspec.region("final").offset
+    assert engine.CTX_WORD * 4 == hashspec.region("ctx").offset
+    assert MODES == {a.mode: (a.title, a.block, a.pad) for a in hashspec.algorithms_of("keccak")}
+    assert (MODE_SHA256, MODE_SHA224) == (hashspec.algorithm("SHA-256").mode, hashspec.algorithm("SHA-224").mode)
+    for e in hashspec.ENGINES:
+        assert SPECS[e.name].ident == e.ident_value and SPECS[e.name].modes == hashspec.modes(e.name)
+
+
+# ---- the worked example: one edit adds a mode ----
+
+def _left_encode(n):
+    b = n.to_bytes(max(1, (n.bit_length() + 7) // 8), "big")
+    return bytes([len(b)]) + b
+
+
+def cshake_prefix(custom, rate):
+    """SP 800-185: bytepad(encode_string(N) || encode_string(S), rate) with N empty."""
+    x = _left_encode(rate) + _left_encode(0) + _left_encode(8 * len(custom)) + custom
+    return x + bytes(-len(x) % rate)
+
+
+def test_a_new_keccak_mode_is_one_edit(monkeypatch):
+    """docs/adding-a-mode.md: the one edit is this Algorithm row. The Keccak core's mode
+    table, the C header and the docs' tables follow; the core then computes cSHAKE128
+    (the software prepends SP 800-185's prefix block) as pycryptodome does."""
+    from Crypto.Hash import cSHAKE128
+    import gateware.keccak.core as core
+    import test_keccak_core as tkc
+
+    row = hashspec.Algorithm("CSHAKE128", "cshake128", "cSHAKE128", "keccak", 10, 168, 0, 0x04, "", "SP 800-185")
+    monkeypatch.setattr(hashspec, "ALGORITHMS", hashspec.ALGORITHMS + (row,))
+    try:
+        importlib.reload(core)
+        assert core.MODES[10] == ("cSHAKE128", 168, 0x04)
+        header = genspec.c_header()
+        assert "HASH_CSHAKE128 = 12," in header and 'X(CSHAKE128, "cshake128", "cSHAKE128", HASH_ENGINE_KECCAK, 10,' in header
+        assert "| 10 | cSHAKE128 | 168 | 42 | 42 | 0x04 |" in "\n".join(genspec.table_keccak_modes())
+
+        monkeypatch.setattr(tkc, "MODES", core.MODES)
+        monkeypatch.setattr(tkc, "KeccakCore", core.KeccakCore)
+        custom, msg = b"HashSoC", bytes(range(200))
+        got = {}
+
+        async def bench(d):
+            await d.start(10)
+            await d.absorb(cshake_prefix(custom, 168) + msg)
+            await d.wait(d.dut.done, 1)
+            got["out"] = await d.output(10, 200)
+
+        tkc.run_sim(bench)
+        assert got["out"] == cSHAKE128.new(data=msg, custom=custom).read(200)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(core)
