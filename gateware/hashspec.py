@@ -10,7 +10,7 @@ and the provider numbers of the driver and the `hash` system call.
 Everything else is derived from this module, nothing is copied from it:
 - the gateware: the Keccak core's mode table, the SHA-256 core's mode numbers, the
   frontend's error bits and window decoder, the LiteX wrapper's CSR docs (gateware/);
-- `firmware/include/hashsoc/hash_spec.h`, the C header the driver, the software hashes,
+- `firmware/libhash/include/hashsoc/hash_spec.h`, the C header the driver, the software hashes,
   the xv6 kernel and its user programs include (written by scripts/genspec.py, which the
   firmware and xv6 Makefiles run when this file changes);
 - docs/registers.md and the generated tables in docs/ (scripts/genspec.py);
@@ -129,7 +129,7 @@ WINDOW = (
 # kernel's policy (the engine from a size on); USER is the xv6 tools' own choice (the
 # software hash linked into the program, no system call).
 PROVIDERS = (
-    Bit("sw", "software: the portable C in firmware/swhash"),
+    Bit("sw", "software: the portable C in firmware/libhash/swhash"),
     Bit("hw", "hardware: the engine, by DMA (or CPU stores with HASH_F_PIO)"),
     Bit("auto", "system call only: the engine from a message size on, software below it"),
     Bit("user", "xv6 tools only: the software hash in user space, no system call"),

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Write everything derived from gateware/hashspec.py (the one description of the engines).
 
-    python3 scripts/genspec.py --header   firmware/include/hashsoc/hash_spec.h only
+    python3 scripts/genspec.py --header   firmware/libhash/include/hashsoc/hash_spec.h only
                                           (standard library only: the firmware and xv6
                                           Makefiles run it when hashspec.py changes)
     python3 scripts/genspec.py            the header, docs/registers.md and the marked
@@ -23,7 +23,7 @@ sys.path.insert(0, TOP)
 
 from gateware import hashspec as S  # noqa: E402
 
-HEADER = "firmware/include/hashsoc/hash_spec.h"
+HEADER = "firmware/libhash/include/hashsoc/hash_spec.h"
 REGISTERS = "docs/registers.md"
 BLOCK_RE = re.compile(r"(<!-- genspec: (\w+) -->\n)(.*?)(<!-- /genspec -->)", re.S)
 
@@ -33,7 +33,7 @@ BLOCK_RE = re.compile(r"(<!-- genspec: (\w+) -->\n)(.*?)(<!-- /genspec -->)", re
 def c_header():
     algs, engines = S.ALGORITHMS, S.ENGINES
     L = ["/* SPDX-License-Identifier: MIT */",
-         "/* clang-format off: generated, laid out by its generator */",
+         "/* clang-format off */",
          "/*",
          " * HashSoC's algorithms, engines, data window and providers, for C.",
          " *",
@@ -193,8 +193,8 @@ def registers_md():
          "definitions in gateware/litex_wrapper.py: do not edit. Both engines have this layout;",
          "their bases are in LiteX's generated `csr.h` (`CSR_SHA256_BASE`, `CSR_KECCAK_BASE`) and",
          "`mem.h` (`SHA256_BASE`, `KECCAK_BASE`). Software takes every register address and field",
-         "offset from those headers (firmware/include/hashsoc/hash_regs.h), and modes, window",
-         "offsets and engine IDs from firmware/include/hashsoc/hash_spec.h.", "",
+         "offset from those headers (firmware/libhash/include/hashsoc/hash_regs.h), and modes,",
+         "window offsets and engine IDs from firmware/libhash/include/hashsoc/hash_spec.h.", "",
          "## Engines", "",
          "| engine | ID register | version | data window (uncached) | modes | context words |",
          "|---|---|---|---|---|---|"]

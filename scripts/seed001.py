@@ -4,7 +4,7 @@
 
     python scripts/seed001.py [--layouts N] [--timeout S]
 
-Builds firmware/seed001 (the project's firmware/swhash/keccak_sw.c linked four times, once
+Builds firmware/experiments/seed001 (the project's firmware/libhash/swhash/keccak_sw.c linked four times, once
 per -O level, with the project's swhash flags otherwise), then:
   * QEMU (qemu-system-riscv32 -machine virt -icount shift=0): retired instructions of each
     variant from minstret, same object files;
@@ -33,7 +33,7 @@ if TOP not in sys.path:
 
 from soc import sim  # noqa: E402
 
-FW_DIR = os.path.join(TOP, "firmware", "seed001")
+FW_DIR = os.path.join(TOP, "firmware", "experiments", "seed001")
 DOCS = os.path.join(TOP, "docs")
 OUT_ROOT = os.path.join(sim.BUILD_DIR, "seed001")
 TRIPLE = "riscv64-unknown-elf"
@@ -237,12 +237,12 @@ def write_md(r, path):
     A("# Seed 001, Table III, on HashSoC: SHA3-512 at -O0 / -O1 / -O2 / -Os\n")
     A(f"Written by `scripts/seed001.py` on {r['date']} (commit {r['git']['commit']}"
       + (f", working tree with uncommitted changes in {', '.join(r['git']['modified'])}" if r['git']['modified'] else "")
-      + "). Firmware: `firmware/seed001/`. Raw data: `docs/seed001.json`.\n")
+      + "). Firmware: `firmware/experiments/seed001/`. Raw data: `docs/seed001.json`.\n")
     A("Seed 001 hashes `Mouna_Noura_ATSIP_2020` (22 bytes) with SHA3-512 in C on a LEON3 (SPARC V8, "
       "4 KiB I/D caches, TSIM 3.2.0) built at four GCC optimisation levels. Here the same message is "
-      "hashed by the project's own software Keccak (`firmware/swhash/keccak_sw.c`, bit-interleaved "
+      "hashed by the project's own software Keccak (`firmware/libhash/swhash/keccak_sw.c`, bit-interleaved "
       "32-bit lanes) compiled at the same four levels and linked side by side into one firmware "
-      "(`firmware/seed001/keccak_variant.c` renames the symbols), running on HashSoC's VexRiscv "
+      "(`firmware/experiments/seed001/keccak_variant.c` renames the symbols), running on HashSoC's VexRiscv "
       "(`linux` variant, rv32ima, direct-mapped 4 KiB I and D caches with 32-byte lines) in litex_sim. "
       f"Every digest was checked: {EXPECTED[:16]}... (all {len(ROWS)} rows, every call, at every placement, "
       "and on QEMU).\n")
@@ -317,13 +317,13 @@ def write_md(r, path):
       "not taken and resolves it in the memory stage. So the two flush instructions just behind the "
       "`bnez` that skips them reach decode and execute on the wrong path and flush the caches anyway. "
       "The harness now reaches the flushes only through a call to `invalidate_caches()` "
-      "(firmware/seed001/seed001.c), behind 8 `nop`s. Any code on this core that guards `fence.i`, "
+      "(firmware/experiments/seed001/seed001.c), behind 8 `nop`s. Any code on this core that guards `fence.i`, "
       "the D-cache flush or similar instructions with a forward branch can take the same hidden "
       "flushes.\n")
     cal = r["qemu"]["calibration"]
     A(f"**Instructions** (VexRiscv `linux` has no `instret`/`cycle` CSR): counted on "
       f"`{' '.join(os.path.basename(a) if a.endswith('.elf') else a for a in r['qemu']['argv'])}` "
-      f"({r['tools']['qemu']}), the method of `firmware/swhash/swhash_bench.c`: the QEMU image "
+      f"({r['tools']['qemu']}), the method of `firmware/experiments/swhash_bench.c`: the QEMU image "
       "(`seed001-qemu.elf`, built from the same `seed001.c` with `-DSEED001_QEMU`) links the very same "
       "four variant objects as the HashSoC firmware and runs in M-mode; it reads `minstret` (`csrr`) "
       "right before and after the same wrapper call. With `-icount shift=0` QEMU's virtual clock "

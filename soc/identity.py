@@ -8,7 +8,7 @@ lie. So every HashSoC carries its identity twice:
   firmware compiles in, and
 - as the read-only CSR `soc_id_value`, which the running SoC answers with.
 
-Software compares the two before it touches anything else (firmware/include/hashsoc/soc_id.h)
+Software compares the two before it touches anything else (firmware/libhash/include/hashsoc/soc_id.h)
 and, on a mismatch, prints what it was built for and what it found, then stops.
 
 The number is the first 32 bits of the SHA-256 of the description LiteX exports as csr.json

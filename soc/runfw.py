@@ -20,7 +20,7 @@ import time
 
 from soc import sim
 
-FIRMWARE_DIR = os.path.join(sim.TOP, "firmware")
+FIRMWARE_DIR = os.path.join(sim.TOP, "firmware", "baremetal")
 
 
 TARGETS = ("sim", "ulx3s-twin")

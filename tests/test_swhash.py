@@ -1,4 +1,4 @@
-"""Tests for the portable software hashes in firmware/swhash/.
+"""Tests for the portable software hashes in firmware/libhash/swhash/.
 
 sha256_sw.c (SHA-256/224) and keccak_sw.c (SHA3, SHAKE, original Keccak on
 bit-interleaved lanes) are built with the host gcc together with the test
@@ -34,8 +34,9 @@ from gateware import hashspec
 from vectors import parse_records
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC_DIR = ROOT / "firmware" / "swhash"
-INCLUDE_DIR = ROOT / "firmware" / "include"
+SRC_DIR = ROOT / "firmware" / "libhash" / "swhash"
+INCLUDE_DIR = ROOT / "firmware" / "libhash" / "include"
+BENCH_SRC = ROOT / "firmware" / "experiments" / "swhash_bench.c"
 SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "keccak_sw.c"]
 CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
 
@@ -602,7 +603,7 @@ def test_rv32_hot_loops_fit_icache(rv32_objects):
 
 
 def test_rv32_runs_on_qemu(tmp_path):
-    """Build firmware/swhash/swhash_bench.c for rv32ima with the project flags,
+    """Build firmware/experiments/swhash_bench.c for rv32ima with the project flags,
     run it on qemu-system-riscv32 (virt, -icount shift=0 so minstret counts
     instructions) and check the digests it computed on the real target ISA."""
     qemu = shutil.which("qemu-system-riscv32")
@@ -610,7 +611,7 @@ def test_rv32_runs_on_qemu(tmp_path):
         pytest.skip("needs riscv64-unknown-elf-gcc and qemu-system-riscv32")
     elf = tmp_path / "swhash_bench.elf"
     cmd = [RV_CC, *RV_FLAGS, "-Werror", f"-I{SRC_DIR}", f"-I{INCLUDE_DIR}", "-Wl,-Ttext=0x80000000",
-           "-o", str(elf), str(SRC_DIR / "swhash_bench.c"), *map(str, SOURCES), "-lgcc"]
+           "-o", str(elf), str(BENCH_SRC), *map(str, SOURCES), "-lgcc"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), res.stderr
     res = subprocess.run([qemu, "-machine", "virt", "-bios", "none", "-nographic",

@@ -175,6 +175,8 @@ void uvmclear(pagetable_t, uintptr);
 int copyout(pagetable_t, uintptr, const void *, uint);
 int copyin(pagetable_t, void *, uintptr, uint);
 int copyinstr(pagetable_t, char *, uintptr, uint);
+int uvmreadable(pagetable_t, uintptr, uint);
+char *uvmrun(pagetable_t, uintptr, uintptr, uint, uint *);
 
 #define NELEM(x) (sizeof(x) / sizeof((x)[0]))
 #endif

@@ -9,7 +9,7 @@ struct file {
   struct inode *ip;    /* FD_INODE and FD_DEVICE */
   uint off;            /* FD_INODE */
   short major;         /* FD_DEVICE */
-  struct khstream *hs; /* FD_HASH (khash.c) */
+  struct khstream *hs; /* FD_HASH (hashfile.c) */
 };
 
 #define major(dev)  ((dev) >> 16 & 0xFFFF)

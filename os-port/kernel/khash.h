@@ -1,4 +1,10 @@
-/* kernel/khash.c: hashing system calls (docs/hash-syscall.md) */
+/* Hashing in the kernel (docs/hash-syscall.md): one header for its files,
+ * each with one job:
+ *   hashplat.c    the hash library's platform half, the engines' interrupt
+ *   khash.c       provider policy; hash() of a user buffer in place
+ *   hashfile.c    hashopen()'s file type: write = update, read = final
+ *   khashbench.c  hashing timed in kernel space, the boot benchmark
+ *   syshash.c     the system calls hash and khashbench (sysfile.c: hashopen) */
 #ifndef XV_KHASH_H
 #define XV_KHASH_H
 #define KHASH_MAX_XOF   4096  /* largest SHAKE output of one hash()/read() */
@@ -8,12 +14,28 @@
 #endif
 struct file;
 struct khstream;
+struct hash_ctx;
+
+/* hashplat.c */
 void khashinit(void);
 void khash_intr(int engine);
 void khash_tick(void);
-void khash_bootbench(void);
+
+/* khash.c */
+int khash_engine_present(int alg);
+int khash_pick_provider(int alg, int provider, uint len);
+int khash_hw_flags(uint len);
+int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxrun);
+int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint outlen);
+
+/* hashfile.c */
 int khash_open(int alg, int provider, struct file *f);
 int khash_read(struct file *f, uintptr addr, int n);
 int khash_write(struct file *f, uintptr addr, int n);
 void khash_close(struct khstream *s);
+
+/* khashbench.c */
+int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed);
+int khash_bench_user(int alg, int provider, int count, int size, uintptr out);
+void khash_bootbench(void);
 #endif

@@ -6,7 +6,7 @@
  * its timer would run at the wrong rate and its engine stores would land in some other
  * peripheral. So main() calls socidcheck() right after the console is up and before
  * anything else touches the hardware: on a mismatch it prints one line (what the kernel was
- * built for, what it found; firmware/include/hashsoc/soc_id.h) and stops the CPU.
+ * built for, what it found; firmware/libhash/include/hashsoc/soc_id.h) and stops the CPU.
  *
  * QEMU's virt machine is not a LiteX SoC and has nothing to check. */
 #include "types.h"
@@ -15,7 +15,7 @@
 #include "defs.h"
 
 #ifdef PLATFORM_LITEX
-#include "hash_plat.h"
+#include "hash_plat_kernel.h"
 #include "hashsoc/soc_id.h"
 
 void socidcheck(void)

@@ -420,7 +420,7 @@ uint32 sys_pipe(void)
   return 0;
 }
 
-/* hashopen(alg, provider): a hash context as a file descriptor (khash.c) */
+/* hashopen(alg, provider): a hash context as a file descriptor (hashfile.c) */
 uint32 sys_hashopen(void)
 {
   int alg, prov, fd;

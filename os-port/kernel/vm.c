@@ -306,3 +306,58 @@ int copyinstr(pagetable_t pt, char *dst, uintptr srcva, uint max)
   }
   return -1;
 }
+
+/* Physical address of the user page holding va if the user may read it
+ * (PTE_V, PTE_U and PTE_R), else 0. */
+static uintptr uvmreadpa(pagetable_t pt, uintptr va)
+{
+  if (va >= MAXUVA)
+    return 0;
+  pte_t *pte = walk(pt, va, 0);
+  if (pte == 0 || (*pte & (PTE_V | PTE_U | PTE_R)) != (PTE_V | PTE_U | PTE_R))
+    return 0;
+  return PTE2PA(*pte);
+}
+
+/* Is [va, va+len) memory the user may read? 0 if so (always for len 0),
+ * -1 if any page is not, or the range wraps or reaches MAXUVA. For a
+ * device that reads user memory in place (the hash engines' DMA), where
+ * copyin's per-byte checks would not be made. */
+int uvmreadable(pagetable_t pt, uintptr va, uint len)
+{
+  if (len == 0)
+    return 0;
+  if (va + len < va || va + len > MAXUVA)
+    return -1;
+  for (uintptr a = PGROUNDDOWN(va); a < va + len && a >= PGROUNDDOWN(va); a += PGSIZE)
+    if (uvmreadpa(pt, a) == 0)
+      return -1;
+  return 0;
+}
+
+/* The physically contiguous run of user memory that starts at va, below
+ * end and at most maxrun bytes long: its kernel address (= physical: RAM
+ * is mapped 1:1) and, in *n, its length; 0 on a page the user may not
+ * read. Pages that happen to be adjacent in RAM make one run, so a device
+ * gets one command for them. */
+char *uvmrun(pagetable_t pt, uintptr va, uintptr end, uint maxrun, uint *n)
+{
+  uintptr pa = uvmreadpa(pt, va);
+  if (pa == 0)
+    return 0;
+  pa += va % PGSIZE;
+  uint len = PGSIZE - va % PGSIZE;
+  if (len > end - va)
+    len = end - va;
+  while (len < maxrun && va + len < end) {
+    uintptr npa = uvmreadpa(pt, va + len);
+    if (npa != pa + len)
+      break;
+    uint more = end - (va + len) < PGSIZE ? end - (va + len) : PGSIZE;
+    len += more;
+  }
+  if (len > maxrun)
+    len = maxrun;
+  *n = len;
+  return (char *)pa;
+}

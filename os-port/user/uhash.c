@@ -1,6 +1,6 @@
 /* Helpers shared by the hash programs: algorithm names, hex output, the
- * user-space software hashes (firmware/driver/hash.c's software provider,
- * linked into user space with user/plat/hash_plat.h) and the *sum tools. */
+ * user-space software hashes (firmware/libhash/driver/hash.c's software provider,
+ * linked into user space with user/hash_plat_user.h) and the *sum tools. */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
 #include "user/user.h"

@@ -1,5 +1,5 @@
 /*
- * swhash_cli.c - host test driver for firmware/swhash (sha256_sw.c, keccak_sw.c).
+ * swhash_cli.c - host test driver for firmware/libhash/swhash (sha256_sw.c, keccak_sw.c).
  *
  * Reads one command per line on stdin, writes one answer line per command on
  * stdout (flushed after each line, so a caller may also talk to it line by

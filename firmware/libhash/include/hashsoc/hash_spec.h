@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* clang-format off: generated, laid out by its generator */
+/* clang-format off */
 /*
  * HashSoC's algorithms, engines, data window and providers, for C.
  *
@@ -110,7 +110,7 @@ enum hash_engine_id {
 #define HWIN_SIZE 0x4000
 
 /* Providers: who computes a digest. */
-#define HASH_PROV_SW 0 /* software: the portable C in firmware/swhash */
+#define HASH_PROV_SW 0 /* software: the portable C in firmware/libhash/swhash */
 #define HASH_PROV_HW 1 /* hardware: the engine, by DMA (or CPU stores with HASH_F_PIO) */
 #define HASH_PROV_AUTO 2 /* system call only: the engine from a message size on, software below it */
 #define HASH_PROV_USER 3 /* xv6 tools only: the software hash in user space, no system call */

@@ -3,11 +3,12 @@
  *
  * The same source serves bare-metal firmware and the xv6 kernel; what differs between
  * them (register access, how to wait, locking, bus addresses) lives in a small platform
- * header, hash_plat.h, found on the include path (docs/driver-api.md).
+ * header, hash_plat_<platform>.h, that each build names (firmware/libhash/libhash.mk,
+ * docs/driver-api.md).
  *
  * Algorithms: SHA-224/256 (FIPS 180-4), SHA3-224/256/384/512 and SHAKE128/256 (FIPS 202),
  * original Keccak-224/256/384/512 (pre-FIPS padding, e.g. Ethereum's Keccak-256).
- * Providers: software (the portable C in firmware/swhash) or the accelerator, fed by DMA
+ * Providers: software (the portable C in firmware/libhash/swhash) or the accelerator, fed by DMA
  * (default) or by CPU stores (HASH_F_PIO), finished by polling or by interrupt (HASH_F_IRQ).
  *
  * Every call returns a negative HASH_ERR_* code on bad input; none of them can hang:

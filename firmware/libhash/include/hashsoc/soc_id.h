@@ -8,7 +8,8 @@
  * say so.  Call hashsoc_soc_check() before touching any engine; on a mismatch print its
  * message and stop.
  *
- * Needs hash_plat_read() (hash_plat.h) and the generated csr.h and soc.h.
+ * Needs hash_plat_read() (the platform's hash_plat_<platform>.h) and the generated csr.h
+ * and soc.h.
  */
 #ifndef HASHSOC_SOC_ID_H
 #define HASHSOC_SOC_ID_H

@@ -12,7 +12,7 @@
  *     sha256_sw_update(&c, data, len);    // any number of times, any length
  *     sha256_sw_final(&c, digest);        // 32 bytes (SHA-224: 28 bytes)
  *
- * See firmware/swhash/README.md for the optimisation choices.
+ * See firmware/libhash/swhash/README.md for the optimisation choices.
  */
 #ifndef SHA256_SW_H
 #define SHA256_SW_H

@@ -1,9 +1,10 @@
 /*
- * hash_plat.h for bare-metal firmware on HashSoC (LiteX BIOS libraries).
- * Another platform (an OS kernel) provides its own hash_plat.h with the same names.
+ * The hash library's shim for bare-metal firmware on HashSoC (LiteX BIOS libraries).
+ * The xv6 kernel and xv6 user space have their own, with the same names
+ * (os-port/kernel/hash_plat_kernel.h, os-port/user/hash_plat_user.h).
  */
-#ifndef HASH_PLAT_H
-#define HASH_PLAT_H
+#ifndef HASH_PLAT_BAREMETAL_H
+#define HASH_PLAT_BAREMETAL_H
 
 #include <stdint.h>
 #include <generated/csr.h>

@@ -24,7 +24,7 @@
  *     keccak_sw_squeeze(&c, out, 32);     // first call pads; more calls
  *                                         // continue the output (XOF)
  *
- * See firmware/swhash/README.md for the optimisation choices.
+ * See firmware/libhash/swhash/README.md for the optimisation choices.
  */
 #ifndef KECCAK_SW_H
 #define KECCAK_SW_H

@@ -4,7 +4,7 @@
  *
  * Freestanding C99 (only <stdint.h>/<stddef.h>), no library calls, no global
  * mutable state. Shared by bare-metal firmware, the xv6 kernel and xv6 user
- * programs. Design notes are in firmware/swhash/README.md; in short:
+ * programs. Design notes are in firmware/libhash/swhash/README.md; in short:
  *
  *  - bit interleaving (Keccak team, "Keccak implementation overview", sec. 2.1):
  *    a 64-bit rotation by r becomes two 32-bit rotations (by r/2, or by

@@ -1,5 +1,5 @@
 /*
- * keccak_variant.c - one more copy of firmware/swhash/keccak_sw.c with every public
+ * keccak_variant.c - one more copy of firmware/libhash/swhash/keccak_sw.c with every public
  * symbol renamed by a suffix, so that one program can link the same source compiled at
  * several optimisation levels (seed 001, Table III: -O0, -O1, -O2, -Os).
  *
@@ -24,4 +24,4 @@
 #define keccak_sw_to_lanes   KV_CAT(keccak_sw_to_lanes, KV_SUFFIX)
 #define keccak_sw_from_lanes KV_CAT(keccak_sw_from_lanes, KV_SUFFIX)
 
-#include "../swhash/keccak_sw.c"
+#include "../../libhash/swhash/keccak_sw.c"

@@ -1,6 +1,6 @@
 /*
  * seed001.c - seed 001's Table III on HashSoC: SHA3-512("Mouna_Noura_ATSIP_2020") with
- * the project's software Keccak (firmware/swhash/keccak_sw.c) compiled at -O0, -O1, -O2
+ * the project's software Keccak (firmware/libhash/swhash/keccak_sw.c) compiled at -O0, -O1, -O2
  * and -Os (four renamed copies, see keccak_variant.c), and the same message through the
  * driver API on the software provider and on the Keccak engine (DMA and PIO).
  *

@@ -9,11 +9,17 @@
  * sends that tail with "last" and the engine pads.
  */
 #include "hashsoc/hash.h"
-#include "hash_plat.h"
+/* The platform's shim (hash_plat_read/write/lock/unlock/irq_wait/bus_addr and the bounds):
+ * each user of the library names its own, -DHASH_PLAT='"hash_plat_<platform>.h"'
+ * (firmware/libhash/libhash.mk, docs/driver-api.md). */
+#ifndef HASH_PLAT
+#error "compile with -DHASH_PLAT='\"hash_plat_<platform>.h\"' (firmware/libhash/libhash.mk)"
+#endif
+#include HASH_PLAT
 #include "hashsoc/hash_regs.h"
 
 #ifndef HASH_PLAT_POLLS_BEFORE_SLEEP
-#define HASH_PLAT_POLLS_BEFORE_SLEEP 0 /* the platform's hash_plat.h may set a bound */
+#define HASH_PLAT_POLLS_BEFORE_SLEEP 0 /* the platform's shim may set a bound */
 #endif
 
 enum { ST_IDLE, ST_OPEN, ST_FINISHED };
@@ -31,7 +37,9 @@ static const struct alg_info algs[HASH_ALG_COUNT] = {
 #undef ALG
 };
 
-struct engine {
+/* The driver's view of one engine (an accelerator: the frontend and its core,
+ * gateware/common/engine.py; "engine" always means that hardware unit). */
+struct engine_state {
   uintptr_t csr, win;
   uint32_t ident;
   uint8_t ctx_words;      /* context words that make up an exported state */
@@ -41,7 +49,7 @@ struct engine {
   uint32_t irq_events; /* HASH_F_IRQ: the events that end the current wait */
 };
 
-static struct engine engines[HASH_ENGINE_COUNT] = {
+static struct engine_state engines[HASH_ENGINE_COUNT] = {
 #define ENGINE(key, ident, ctx_words)                                                                        \
   [HASH_ENGINE_##key] = { HASH_##key##_CSR_BASE, HASH_##key##_WIN_BASE, ident, ctx_words, -1, 0, 0, 0 },
   HASH_ENGINE_TABLE(ENGINE)
@@ -79,11 +87,11 @@ static void copy(void *dst, const void *src, size_t n)
 
 /* ---- registers ---- */
 
-static uint32_t rd(struct engine *e, uint32_t off)
+static uint32_t rd(struct engine_state *e, uint32_t off)
 {
   return hash_plat_read(e->csr + off);
 }
-static void wr(struct engine *e, uint32_t off, uint32_t v)
+static void wr(struct engine_state *e, uint32_t off, uint32_t v)
 {
   hash_plat_write(e->csr + off, v);
 }
@@ -94,7 +102,7 @@ int hash_probe(void)
 {
   int mask = 0;
   for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
-    struct engine *e = &engines[i];
+    struct engine_state *e = &engines[i];
     if (e->present < 0) {
       e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
       if (e->present) {
@@ -108,16 +116,16 @@ int hash_probe(void)
   return mask;
 }
 
-static struct engine *engine_for(int alg)
+static struct engine_state *engine_for(int alg)
 {
-  struct engine *e = &engines[algs[alg].engine];
+  struct engine_state *e = &engines[algs[alg].engine];
   if (e->present < 0)
     hash_probe();
   return e->present ? e : 0;
 }
 
 /* The engine failed: drop the message and leave the engine clean for the next user. */
-static int fail(struct engine *e, struct hash_ctx *c, int err)
+static int fail(struct engine_state *e, struct hash_ctx *c, int err)
 {
   c->hw_errors = rd(e, HREG(ERRORS));
   wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
@@ -130,14 +138,14 @@ static int fail(struct engine *e, struct hash_ctx *c, int err)
 
 /* Name the events that end the next wait (HASH_F_IRQ); wait_status enables them only
  * if it is going to sleep. */
-static void irq_arm(struct engine *e, struct hash_ctx *c, uint32_t events)
+static void irq_arm(struct engine_state *e, struct hash_ctx *c, uint32_t events)
 {
   if (c->flags & HASH_F_IRQ)
     e->irq_events = events | HBIT(EV_ENABLE, ERROR);
 }
 
 /* Wait until (status & mask) == want. Bounded; an error bit fails the message. */
-static int wait_status(struct engine *e, struct hash_ctx *c, uint32_t mask, uint32_t want)
+static int wait_status(struct engine_state *e, struct hash_ctx *c, uint32_t mask, uint32_t want)
 {
   if (e->irq_events) {
     /* Adaptive: most waits (a block, a page of DMA) end sooner than an interrupt
@@ -172,7 +180,7 @@ static int wait_status(struct engine *e, struct hash_ctx *c, uint32_t mask, uint
 
 /* ---- moving the engine between contexts ---- */
 
-static void save(struct engine *e, struct hash_ctx *o)
+static void save(struct engine_state *e, struct hash_ctx *o)
 {
   /* Holders are always at a block boundary between calls, so busy is 0 here. */
   for (int i = 0; i < e->ctx_words; i++)
@@ -185,7 +193,7 @@ void hash_release(int engine)
 {
   if (engine < 0 || engine >= HASH_ENGINE_COUNT)
     return;
-  struct engine *e = &engines[engine];
+  struct engine_state *e = &engines[engine];
   hash_plat_lock(engine);
   if (e->owner)
     save(e, e->owner);
@@ -193,7 +201,7 @@ void hash_release(int engine)
 }
 
 /* Make the engine hold c's message: open it in c's mode, importing saved state. */
-static int acquire(struct engine *e, struct hash_ctx *c)
+static int acquire(struct engine_state *e, struct hash_ctx *c)
 {
   if (e->owner == c)
     return HASH_OK;
@@ -217,7 +225,7 @@ static int acquire(struct engine *e, struct hash_ctx *c)
 
 /* ---- feeding data ---- */
 
-static void pio_words(struct engine *e, const uint8_t *p, size_t n)
+static void pio_words(struct engine_state *e, const uint8_t *p, size_t n)
 {
   uintptr_t w = e->win + HWIN_DATA;
   if (((uintptr_t)p & 3) == 0) {
@@ -230,7 +238,7 @@ static void pio_words(struct engine *e, const uint8_t *p, size_t n)
   }
 }
 
-static void pio_final(struct engine *e, const uint8_t *p, size_t k)
+static void pio_final(struct engine_state *e, const uint8_t *p, size_t k)
 {
   uint32_t v = 0;
   for (size_t i = 0; i < k; i++)
@@ -239,7 +247,7 @@ static void pio_final(struct engine *e, const uint8_t *p, size_t k)
 }
 
 /* Give the engine n bytes by CPU stores; with last, they end the message. */
-static int feed_pio(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
+static int feed_pio(struct engine_state *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
 {
   pio_words(e, p, n & ~(size_t)3);
   if (last)
@@ -253,7 +261,7 @@ static int feed_pio(struct engine *e, struct hash_ctx *c, const uint8_t *p, size
  * message. Bytes from the context's own buffer always go by feed_pio: at most one block,
  * and the context may live where DMA cannot read (e.g. an OS kernel stack that is not
  * mapped virtual = physical). */
-static int feed(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
+static int feed(struct engine_state *e, struct hash_ctx *c, const uint8_t *p, size_t n, int last)
 {
   if (c->flags & HASH_F_PIO)
     return feed_pio(e, c, p, n, last);
@@ -270,7 +278,7 @@ static int feed(struct engine *e, struct hash_ctx *c, const uint8_t *p, size_t n
 }
 
 /* After the last bytes: wait for done, read the output, free the engine. */
-static int finish(struct engine *e, struct hash_ctx *c, uint8_t *out, size_t outlen)
+static int finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
   const struct alg_info *a = &algs[c->alg];
   size_t want = a->digest ? a->digest : outlen;
@@ -313,7 +321,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   /* A context begun again must not continue an old message an engine still holds for
 	 * it. (Its fields may be uninitialised: only compare the pointer.) */
   for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
-    struct engine *e = &engines[i];
+    struct engine_state *e = &engines[i];
     if (e->owner == c) {
       hash_plat_lock(i);
       wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
@@ -364,7 +372,7 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
   }
 
   int id = algs[c->alg].engine;
-  struct engine *e = &engines[id];
+  struct engine_state *e = &engines[id];
   hash_plat_lock(id);
   if (c->buflen) {
     size_t take = c->block - c->buflen < len ? c->block - c->buflen : len;
@@ -432,7 +440,7 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
     return sw_final(c, out, outlen);
 
   int id = algs[c->alg].engine;
-  struct engine *e = &engines[id];
+  struct engine_state *e = &engines[id];
   hash_plat_lock(id);
   if ((r = acquire(e, c)) >= 0 && (r = feed_pio(e, c, c->buf, c->buflen, 1)) >= 0)
     r = finish(e, c, out, outlen);
@@ -446,7 +454,7 @@ void hash_abort(struct hash_ctx *c)
     return;
   if (c->provider == HASH_PROV_HW) {
     int id = algs[c->alg].engine;
-    struct engine *e = &engines[id];
+    struct engine_state *e = &engines[id];
     hash_plat_lock(id);
     if (e->owner == c) {
       wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
@@ -475,7 +483,7 @@ int hash_digest(int alg, int provider, int flags, const void *data, size_t len, 
   }
   /* Hardware: the whole message in one go, the engine pads. */
   int id = algs[alg].engine;
-  struct engine *e = &engines[id];
+  struct engine_state *e = &engines[id];
   hash_plat_lock(id);
   if ((r = acquire(e, &c)) >= 0 && (r = feed(e, &c, data, len, 1)) >= 0)
     r = finish(e, &c, out, outlen);
@@ -489,7 +497,7 @@ void hash_isr(int engine)
 {
   if (engine < 0 || engine >= HASH_ENGINE_COUNT)
     return;
-  struct engine *e = &engines[engine];
+  struct engine_state *e = &engines[engine];
   wr(e, HREG(EV_PENDING), rd(e, HREG(EV_PENDING)));
   wr(e, HREG(EV_ENABLE), 0);
   e->irq_flag = 1;

@@ -1,9 +1,9 @@
-/* hash_plat.h for user space: the driver (firmware/driver/hash.c) is linked into
+/* The hash library's shim for xv6 user space: the driver (firmware/libhash/driver/hash.c) is linked into
  * user programs for its software provider only. No LiteX headers, so
  * hashsoc/hash_regs.h gives both engines base 0: hardware requests fail with
  * HASH_ERR_NODEV and no register is ever touched. */
-#ifndef XV_USER_HASH_PLAT_H
-#define XV_USER_HASH_PLAT_H
+#ifndef HASH_PLAT_USER_H
+#define HASH_PLAT_USER_H
 #include <stdint.h>
 static inline uint32_t hash_plat_read(uintptr_t addr)
 {

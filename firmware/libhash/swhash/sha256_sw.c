@@ -4,7 +4,7 @@
  * Freestanding C99 (only <stdint.h>/<stddef.h>), no library calls, no global
  * mutable state. Shared by bare-metal firmware, the xv6 kernel and xv6 user
  * programs. Design notes (why the loop looks the way it does) are in
- * firmware/swhash/README.md; in short:
+ * firmware/libhash/swhash/README.md; in short:
  *
  *  - 8 rounds per loop iteration, register rotation by renaming the macro
  *    arguments, so the 8-round body is ~1.2 KiB of rv32 code and the whole

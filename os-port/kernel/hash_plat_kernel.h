@@ -1,6 +1,7 @@
 /*
- * hash_plat.h for the xv6 kernel: the platform shim of firmware/driver/hash.c
- * (contract in docs/driver-api.md; the kernel side is kernel/khash.c).
+ * The hash library's shim for the xv6 kernel: the platform half of
+ * firmware/libhash/driver/hash.c (contract in docs/driver-api.md; the functions
+ * are in kernel/hashplat.c).
  *  - registers: one 32-bit access through the kernel page table, where the
  *    engine CSRs (in the 0xF0000000 CSR window) and the data windows
  *    (0xB0000000, 0xB0010000) are mapped at virtual = physical;
@@ -13,8 +14,8 @@
  * On QEMU there are no engines: LiteX's headers are absent, hash_regs.h gives
  * base 0 for both engines, hash_probe() finds none and hardware requests fail.
  */
-#ifndef XV_HASH_PLAT_H
-#define XV_HASH_PLAT_H
+#ifndef HASH_PLAT_KERNEL_H
+#define HASH_PLAT_KERNEL_H
 
 #include <stdint.h>
 #ifdef PLATFORM_LITEX

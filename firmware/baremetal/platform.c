@@ -6,7 +6,7 @@
 #include <libbase/uart.h>
 
 #include "hashsoc/hash.h"
-#include "hash_plat.h"
+#include "hash_plat_baremetal.h"
 #include "hashsoc/soc_id.h"
 #include "board.h"
 
@@ -53,7 +53,7 @@ void platform_irq_init(void)
 }
 
 /* Stop here, before any engine is touched, unless this is the SoC the firmware was built for
- * (firmware/include/hashsoc/soc_id.h). Called first from main. On the wrong SoC only the
+ * (firmware/libhash/include/hashsoc/soc_id.h). Called first from main. On the wrong SoC only the
  * pinned CSRs are used (UART, soc_id, identifier), and the program idles instead of
  * finish()ing: sim_finish may be another peripheral there. */
 void platform_check_soc(void)

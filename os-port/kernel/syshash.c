@@ -1,0 +1,37 @@
+/*
+ * The hashing system calls (docs/hash-syscall.md). As everywhere in xv6,
+ * a sys_ function only fetches its arguments; the work is in khash.c and
+ * khashbench.c (hashopen, which allocates a file descriptor, is in
+ * sysfile.c beside pipe).
+ */
+#include "types.h"
+#include "riscv.h"
+#include "defs.h"
+#include "khash.h"
+
+/* hash(alg, provider, buf, len, out, outlen) */
+uint32 sys_hash(void)
+{
+  int alg, prov, len, outlen;
+  uintptr buf, out;
+  argint(0, &alg);
+  argint(1, &prov);
+  argaddr(2, &buf);
+  argint(3, &len);
+  argaddr(4, &out);
+  argint(5, &outlen);
+  return khash_user(alg, prov, buf, (uint)len, out, (uint)outlen);
+}
+
+/* khashbench(alg, provider, count, size, &elapsed) */
+uint32 sys_khashbench(void)
+{
+  int alg, prov, count, size;
+  uintptr out;
+  argint(0, &alg);
+  argint(1, &prov);
+  argint(2, &count);
+  argint(3, &size);
+  argaddr(4, &out);
+  return khash_bench_user(alg, prov, count, size, out);
+}
