@@ -29,7 +29,7 @@ import traceback
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOG_DIR = os.path.join(TOP, "build", "logs")
 TAIL = 40
-LABEL_WIDTH = 44
+LABEL_WIDTH = 46
 
 # The redirection is the process's: one step at a time (scripts/bench.py builds from two
 # threads); a step may run steps inside it on the same thread.
