@@ -107,3 +107,18 @@ def test_nested_steps_each_get_their_log_and_line(tmp_path, capfd, monkeypatch):
     assert [e.split()[3] for e in err] == ["inner", "outer"]
     assert (tmp_path / "outer.log").read_text().split() == ["OUTER-1", "OUTER-2"]
     assert (tmp_path / "inner.log").read_text().split() == ["OUT-noise", "ERR-noise"]
+
+
+def test_a_failing_inner_step_shows_its_tail_once(tmp_path, capfd, monkeypatch):
+    # The BIOS fails inside the SoC build: its log's end is shown, then the outer FAILED line.
+    monkeypatch.delenv("V", raising=False)
+    monkeypatch.delenv("VERBOSE", raising=False)
+
+    def outer():
+        steps.run("inner", str(tmp_path / "inner.log"), FAILING)
+
+    assert steps.cli(lambda: steps.run("outer", str(tmp_path / "outer.log"), outer)) == 3
+    err = capfd.readouterr().err
+    assert err.count("line 99") == 1 and err.count("the last lines") == 1
+    assert "FAILED" in err.splitlines()[0] and " inner " in err.splitlines()[0]
+    assert "FAILED" in err.splitlines()[-1] and " outer " in err.splitlines()[-1]
