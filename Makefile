@@ -7,22 +7,35 @@ VENV   := .venv
 PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+# Builds print one line per step and keep the tools' output in build/logs/ (scripts/steps.py,
+# standard library only: setup runs it before .venv exists). V=1 shows every command and all output.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+STEP := python3 scripts/steps.py
+LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench seed001 docs spec format sim-build sim qemu run clean \
         twin-build twin twin-run twin-fw twin-serial-boot
 
+# A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
 setup:
-	@bash scripts/setup.sh
+	$(Q)if command -v python3 >/dev/null; then \
+	    $(STEP) "setup (Debian packages, .venv)" $(LOGS)/setup.log -- bash scripts/setup.sh; \
+	else bash scripts/setup.sh; fi
 
 DEMO_CMDS := --cmd 'hash hello' --cmd 'hash -a sha3-512 -p hw Mouna_Noura_ATSIP_2020' \
              --cmd 'hash -p sw hello' --cmd 'sha256sum -p hw README hashdata' \
              --cmd 'hashbench -n 3 -S'
 
-demo: setup
-	$(PY) -m soc.runfw --app demo
-	$(MAKE) --no-print-directory xv6-litex
+# The builds first (one line each), then the demo: the firmware's table, then the xv6 session.
+demo: setup xv6-litex
+	$(Q)$(PY) -m soc.runfw --app demo
 	@echo "== xv6 on the same SoC: the hash system call, sha256sum, hashbench"
-	$(PY) scripts/xv6run.py --platform litex --quiet --timeout 600 --boot-timeout 600 $(DEMO_CMDS)
+	$(Q)$(PY) scripts/xv6run.py --platform litex --quiet $(if $(filter 1,$(V)),,--from-kernel) \
+	    --timeout 600 --boot-timeout 600 $(DEMO_CMDS)
 
 test: setup
 	$(PY) -m pytest tests -m "not fpga"
@@ -48,7 +61,7 @@ format: setup
 	git ls-files '*.c' '*.h' | xargs $(VENV)/bin/clang-format -i
 
 sim-build: setup
-	$(PY) -m soc.sim --build-only
+	$(Q)$(PY) -m soc.sim --build-only
 
 # xv6: interactive shell in litex_sim (make sim) or QEMU (make qemu), or a scripted
 # session: make run CMD='echo hi; ls' [PLATFORM=litex|qemu]
@@ -57,13 +70,15 @@ GENERATED := $(CURDIR)/build/sim/software/include/generated
 CMD ?= ls
 
 xv6-litex: sim-build
-	$(MAKE) -C os-port PLATFORM=litex LITEX_GENERATED_DIR=$(GENERATED)
+	$(Q)$(STEP) "xv6 for litex (kernel, user programs, fs.img)" $(LOGS)/xv6-litex.log -- \
+	    $(MAKE) -C os-port PLATFORM=litex LITEX_GENERATED_DIR=$(GENERATED)
 
 xv6-qemu: setup
-	$(MAKE) -C os-port PLATFORM=qemu
+	$(Q)$(STEP) "xv6 for qemu (kernel, user programs, fs.img)" $(LOGS)/xv6-qemu.log -- \
+	    $(MAKE) -C os-port PLATFORM=qemu
 
 sim: xv6-litex
-	$(PY) -m soc.sim --ram-init os-port/build/litex/boot.json
+	$(Q)$(PY) -m soc.sim --ram-init os-port/build/litex/boot.json
 
 qemu: xv6-qemu
 	$(MAKE) -C os-port qemu

@@ -31,13 +31,14 @@ import json
 import os
 import sys
 import tempfile
-import time
 
 from migen import Display, If, Module, Record, Signal
 from migen.genlib.io import CRG
 
 from litex.build.sim import SimPlatform
 from litex.build.sim.config import SimConfig
+
+from scripts import steps
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -171,19 +172,19 @@ class Twin:
             vsim = os.path.join(self.gateware_dir, "obj_dir", "Vsim")
             if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
                 return self.build_dir
-            t0 = time.time()
             sim.use_venv_python()
             from litex.soc.integration.builder import Builder
-            print(f"[twin] building the {self.board} twin into {os.path.relpath(self.build_dir, TOP)}",
-                  file=sys.stderr, flush=True)
+            name = f"{self.board}-twin"
             cfg = SimConfig()
             cfg.add_clocker("sys_clk", freq_hz=self.sys_clk_freq)
             cfg.add_module("serial2console", "serial")
 
             def board():
-                Builder(self._soc(), output_dir=self.build_dir, compile_gateware=True,
-                        compile_software=True, csr_json=os.path.join(self.build_dir, "csr.json")
-                        ).build(sim_config=cfg, run=False, interactive=False, jobs=2, opt_level="O3")
+                print(f"the {self.board} twin, into {os.path.relpath(self.build_dir, TOP)}")
+                builder = Builder(self._soc(), output_dir=self.build_dir, compile_gateware=True,
+                                  compile_software=True, csr_json=os.path.join(self.build_dir, "csr.json"))
+                sim.bios_step(builder, f"{name}: board BIOS (picolibc, libbase, bios)", sim.log(f"{name}-bios"))
+                builder.build(sim_config=cfg, run=False, interactive=False, jobs=2, opt_level="O3")
 
             def direct():
                 # The direct-boot BIOS: the same SoC, three constants more, software only.
@@ -194,12 +195,11 @@ class Twin:
                 Builder(soc, output_dir=self.direct_dir, compile_gateware=False,
                         compile_software=True).build(sim_config=cfg, run=False, interactive=False)
 
-            sim.quiet_build(board, os.path.join(self.build_dir, "litex.log"), "[twin] SoC + board BIOS")
-            sim.quiet_build(direct, os.path.join(self.build_dir, "litex-direct.log"), "[twin] direct-boot BIOS")
-            sim.verilate(self.gateware_dir, os.path.join(self.build_dir, "verilator.log"), "[twin]")
+            steps.run(f"{name}: SoC and its Verilog (LiteX)", sim.log(f"{name}-gateware"), board)
+            steps.run(f"{name}: direct-boot BIOS", sim.log(f"{name}-direct-bios"), direct)
+            sim.verilate(self.gateware_dir, f"{name}: Verilator model", sim.log(f"{name}-verilator"))
             with open(stamp, "w") as f:
                 f.write(tag)
-            print(f"[twin] built in {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
             return self.build_dir
 
     def bios_image(self, which):
@@ -295,4 +295,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(steps.cli(main))

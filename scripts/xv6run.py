@@ -202,6 +202,9 @@ def main():
     ap.add_argument("--sim-cwd", default=None, help="litex: working directory for --sim-cmd")
     ap.add_argument("--quiet", action="store_true",
                     help="print the transcript only at the end")
+    ap.add_argument("--from-kernel", action="store_true",
+                    help="with --quiet: leave out what the simulator and the BIOS print before "
+                         "the kernel starts (up to LiteX's 'Liftoff!')")
     args = ap.parse_args()
 
     litex = args.platform == "litex"
@@ -240,7 +243,10 @@ def main():
     finally:
         con.close()
     if args.quiet:
-        sys.stdout.write(con.buf)
+        out = con.buf
+        if args.from_kernel and "Liftoff!" in out:
+            out = out[out.find("\n", out.index("Liftoff!")) + 1:].lstrip("\r\n")
+        sys.stdout.write(out)
     sys.stdout.write("\n")
     sys.stdout.flush()
     return status

@@ -7,8 +7,9 @@ Targets: `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a board twin
 last; the on-chip sim then stops itself (sim_finish CSR), a twin has no such CSR (the board
 has none), so the run is stopped when DONE arrives.
 
-Used by the tests, the benchmark and `make demo`. Progress goes to stderr; the firmware's
-console goes to stdout (and is returned by `run_firmware`).
+Used by the tests, the benchmark and `make demo`. Each build step prints one line on stderr
+(its output: build/logs/, scripts/steps.py); the firmware's console goes to stdout (and is
+returned by `run_firmware`), followed by a line with the run's wall time.
 """
 
 import argparse
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import time
 
+from scripts import steps
 from soc import sim
 
 FIRMWARE_DIR = os.path.join(sim.TOP, "firmware", "baremetal")
@@ -30,7 +32,8 @@ def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
     out = os.path.join(build_dir, f"firmware-{app}-{bench}")
     cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={build_dir}", f"OUT={out}",
            f"BENCH={bench}", f"APP={app}"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    soc = os.path.basename(build_dir)
+    steps.run(f"{soc}: firmware (app {app}, bench {bench})", sim.log(f"{soc}-firmware-{app}-{bench}"), cmd)
     return os.path.join(out, "firmware.bin")
 
 
@@ -59,19 +62,19 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim
     """Run a firmware on `target`, built for `built_for`'s SoC (default: the target's).
     Returns the console output, up to DONE or, on the wrong SoC, the soc-id line."""
     (argv, cwd), image = prepare(target, app, bench, built_for)
-    print(f"[{target}] running {os.path.relpath(image, sim.TOP)}", file=sys.stderr, flush=True)
     t0 = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     lines = []
+    name = os.path.basename(os.path.dirname(image))
+    shown = Echo(sim.log(f"{target}-run-{name}")) if echo else None
     try:
         deadline = t0 + timeout
         for raw in proc.stdout:
             line = raw.decode(errors="replace").replace("\r", "")
             lines.append(line)
-            if echo:
-                sys.stdout.write(line)
-                sys.stdout.flush()
+            if shown:
+                shown.write(line)
             if time.time() > deadline:
                 raise TimeoutError(f"firmware did not finish within {timeout} s")
             if line.strip() == "DONE" and target != "sim":
@@ -84,8 +87,43 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim
         if proc.poll() is None:
             proc.kill()
         shutil.rmtree(cwd, ignore_errors=True)
-    print(f"[{target}] finished in {time.time() - t0:.0f} s wall", file=sys.stderr, flush=True)
-    return "".join(lines)
+        if shown:
+            shown.close()
+    out = "".join(lines)
+    ok = "DONE" in out
+    steps.report(f"{target}: ran {name}", "ok" if ok else "no DONE", time.time() - t0,
+                 steps.shown(shown.path) if shown and shown.log else "")
+    if shown and shown.log and not ok:
+        sys.stderr.write(f"---- the last lines of {steps.shown(shown.path)} ----\n{steps.tail(shown.path)}----\n")
+    return out
+
+
+class Echo:
+    """The console as `--app demo` shows it: the program's own lines, from the BIOS's
+    "Liftoff!" up to DONE (V=1: all of it). The whole console goes to a log."""
+
+    def __init__(self, path):
+        self.path = path
+        self.all = steps.verbose()
+        self.started = self.done = self.shown_any = False
+        self.log = None
+        if not self.all:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            self.log = open(path, "w")
+
+    def write(self, line):
+        if self.log:
+            self.log.write(line)
+        if self.all or (self.started and not self.done and (line.strip() or self.shown_any)):
+            self.shown_any = True
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        self.started = self.started or "Liftoff!" in line
+        self.done = self.done or line.strip() == "DONE"
+
+    def close(self):
+        if self.log:
+            self.log.close()
 
 
 def main():
@@ -100,4 +138,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(steps.cli(main))

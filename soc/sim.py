@@ -24,8 +24,6 @@ import signal
 import struct
 import subprocess
 import sys
-import threading
-import time
 
 from litex.build.generic_platform import Pins, Subsignal
 from litex.build.sim import SimPlatform
@@ -36,6 +34,7 @@ from litex.build.sim.platform import SimFinish, SimMarker
 from migen.genlib.io import CRG
 
 from gateware.buildstamp import source_digest
+from scripts import steps
 from soc.hashsoc import HashSoC
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,51 +91,26 @@ def use_venv_python():
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 
-_QUIET = threading.Lock()
+def log(name):
+    """build/logs/NAME.log: where a build step's output goes (scripts/steps.py)."""
+    return steps.log_path(name)
 
 
-def quiet_build(fn, log_path, label):
-    """Run a LiteX build step with its output (thousands of lines of BIOS, picolibc and
-    Verilog generation) in a log file; on failure, show the log's end. The process's
-    stdout/stderr are redirected, so one build at a time (scripts/bench.py builds the
-    simulator and the twin from two threads)."""
-    with _QUIET:
-        return _quiet_build(fn, log_path, label)
+def bios_step(builder, label, log_path):
+    """Make the software part of `builder.build()` (picolibc, libbase, ..., the BIOS) a step
+    of its own, inside the step that runs the whole build (the SoC and its Verilog)."""
+    generate = getattr(builder, "_generate_rom_software", None)
+    if generate is None:        # another LiteX: the BIOS stays in the outer step's log
+        return
+
+    def software(*args, **kwargs):
+        return steps.run(label, log_path, lambda: generate(*args, **kwargs))
+    builder._generate_rom_software = software
 
 
-def _quiet_build(fn, log_path, label):
-    print(f"{label} (log: {os.path.relpath(log_path, TOP)})", file=sys.stderr, flush=True)
-    saved = os.dup(1), os.dup(2)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    with open(log_path, "w") as log:
-        os.dup2(log.fileno(), 1)
-        os.dup2(log.fileno(), 2)
-        try:
-            return fn()
-        except BaseException:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            print("".join(open(log_path, errors="replace").readlines()[-40:]), file=sys.stderr)
-            raise
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
-
-
-def verilate(gateware_dir, log_path, label):
+def verilate(gateware_dir, label, log_path):
     """LiteX compiles the Verilator model only when it also runs it: compile it here."""
-    print(f"{label} compiling the Verilator model (1-2 min)", file=sys.stderr, flush=True)
-    with open(log_path, "w") as vlog:
-        rc = subprocess.call(["bash", "build_sim.sh"], cwd=gateware_dir, stdout=vlog, stderr=subprocess.STDOUT)
-    if rc != 0:
-        raise SystemExit(f"{label} Verilator build failed: see {log_path}")
+    steps.run(label, log_path, ["bash", "build_sim.sh"], cwd=gateware_dir)
 
 
 def link_run_dir(gateware_dir, run_dir, skip=()):
@@ -167,29 +141,35 @@ def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
         return _build_locked(engines, sha256_variant, force)
 
 
+def built(engines=("sha256", "keccak"), sha256_variant="folded"):
+    """Is build/sim up to date for these engines and sources?"""
+    stamp = os.path.join(BUILD_DIR, ".built")
+    vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
+    return os.path.exists(vsim) and os.path.exists(stamp) and \
+        open(stamp).read() == source_tag((tuple(engines), sha256_variant))
+
+
 def _build_locked(engines, sha256_variant, force):
     stamp = os.path.join(BUILD_DIR, ".built")
     tag = source_tag((tuple(engines), sha256_variant))
-    vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
-    if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
+    if not force and built(engines, sha256_variant):
         return BUILD_DIR
-    t0 = time.time()
     use_venv_python()
-    print(f"[sim] building SoC (engines: {', '.join(engines) or 'none'}) into {BUILD_DIR}", file=sys.stderr, flush=True)
     sim_config = SimConfig()
     sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
     sim_config.add_module("serial2console", "serial")
 
-    def soc_and_bios():
+    def soc_and_verilog():
+        print(f"HashSoC for litex_sim, engines: {', '.join(engines) or 'none'}, into {BUILD_DIR}")
         soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
         builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
+        bios_step(builder, "sim: BIOS (picolibc, libbase, bios)", log("sim-bios"))
         builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
 
-    quiet_build(soc_and_bios, os.path.join(BUILD_DIR, "litex.log"), "[sim] SoC + BIOS")
-    verilate(GATEWARE_DIR, os.path.join(BUILD_DIR, "verilator.log"), "[sim]")
+    steps.run("sim: SoC and its Verilog (LiteX)", log("sim-gateware"), soc_and_verilog)
+    verilate(GATEWARE_DIR, "sim: Verilator model (gateware/obj_dir/Vsim)", log("sim-verilator"))
     with open(stamp, "w") as f:
         f.write(tag)
-    print(f"[sim] built in {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     return BUILD_DIR
 
 
@@ -245,6 +225,9 @@ def main():
     p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"])
     args = p.parse_args()
     engines = tuple(e for e in args.engines.split(",") if e)
+    if args.build_only and not args.rebuild and built(engines, args.sha256_variant):
+        steps.report("sim: SoC, BIOS, Verilator model", "up to date", where=steps.shown(BUILD_DIR))
+        return 0
     build(engines, args.sha256_variant, force=args.rebuild)
     if args.build_only:
         return 0
@@ -265,4 +248,4 @@ def run_console(argv, cwd):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(steps.cli(main))
