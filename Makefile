@@ -40,9 +40,10 @@ demo: setup xv6-litex
 test: setup
 	$(PY) -m pytest tests -m "not fpga"
 
-# The tests that need no simulator build (cores, frontend, software hashes).
+# The tests that build no Verilator simulator (cores, frontend, software hashes, xv6 on
+# QEMU): those marked simbuild (litex_sim or a board twin, pytest.ini) are left out.
 test-fast: setup
-	$(PY) -m pytest tests -m "not fpga" --ignore=tests/test_soc_firmware.py
+	$(PY) -m pytest tests -m "not fpga and not simbuild"
 
 bench: setup
 	$(PY) scripts/bench.py

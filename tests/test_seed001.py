@@ -39,6 +39,7 @@ def result(firmware):
     return seed001.parse_sim(seed001.run_sim(firmware["bin"], timeout=600))
 
 
+@pytest.mark.simbuild
 def test_firmware_finishes_with_both_engines(result):
     assert result["done"]
     assert result["pad"] == 0
@@ -46,6 +47,7 @@ def test_firmware_finishes_with_both_engines(result):
     assert result["timer"] is not None
 
 
+@pytest.mark.simbuild
 @pytest.mark.parametrize("row", seed001.ROWS)
 def test_row_present_with_correct_digest(result, row):
     x = result["rows"].get(row)
@@ -55,11 +57,13 @@ def test_row_present_with_correct_digest(result, row):
     assert x["cold"] > 0 and x["warm"] > 0 and len(x["warm_runs"]) == 5
 
 
+@pytest.mark.simbuild
 def test_engine_rows_report_core_busy(result):
     for row in ("hw-dma", "hw-pio"):
         assert result["rows"][row].get("core_busy", 0) > 0, row
 
 
+@pytest.mark.simbuild
 def test_variants_are_renamed_copies_without_external_calls(firmware):
     """Each variant object defines exactly the six suffixed public symbols and needs nothing."""
     publics = ["init", "absorb", "squeeze", "f1600", "to_lanes", "from_lanes"]
@@ -72,6 +76,7 @@ def test_variants_are_renamed_copies_without_external_calls(firmware):
         assert undef.strip() == "", (level, undef)
 
 
+@pytest.mark.simbuild
 @pytest.mark.skipif(shutil.which(seed001.QEMU) is None, reason="qemu-system-riscv32 not installed")
 def test_qemu_instruction_counts(firmware):
     console, _ = seed001.run_qemu(firmware["qemu"])

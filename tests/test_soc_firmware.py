@@ -31,6 +31,10 @@ DMA_64K_LIMIT = {
 }
 
 
+# Every test here builds (or reuses) a Verilator simulator: `make test-fast` leaves them out.
+pytestmark = pytest.mark.simbuild
+
+
 @pytest.fixture(scope="module", params=TARGETS)
 def target(request):
     return request.param

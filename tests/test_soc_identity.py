@@ -28,6 +28,10 @@ sys.path.insert(0, TOP)
 from soc import sim  # noqa: E402
 from soc.identity import description_id  # noqa: E402
 
+# Every test here builds (or reuses) a Verilator simulator: `make test-fast` leaves them out.
+pytestmark = pytest.mark.simbuild
+
+
 MISMATCH = re.compile(r'soc-id: built for "([^"]*)" \(id ([0-9a-f]+)\), but this SoC is "([^"]*)" '
                       r'\(id ([0-9a-f]+)\): stopping')
 

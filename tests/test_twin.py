@@ -43,6 +43,7 @@ def board_out(tmp_path_factory):
     return out
 
 
+@pytest.mark.simbuild
 def test_twin_description_is_the_boards(twin, board_out):
     board = json.load(open(os.path.join(board_out, "csr.json")))
     twin_ = json.load(open(os.path.join(twin.build_dir, "csr.json")))
@@ -61,6 +62,7 @@ def test_twin_description_is_the_boards(twin, board_out):
         assert f"#define {line}\n" in phy, line
 
 
+@pytest.mark.simbuild
 def test_twin_headers_are_the_boards(twin, board_out):
     bgen = os.path.join(board_out, "software", "include", "generated")
 
@@ -93,6 +95,7 @@ def test_sdram_bank_files_round_trip(tmp_path):
     assert not any(mem[len(a):0x2002])
 
 
+@pytest.mark.simbuild
 def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     gen = twin.generated_dir
     r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex", "BOARD=ulx3s",

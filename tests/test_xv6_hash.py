@@ -188,6 +188,7 @@ def header_int(gen, header, name):
     return int(m.group(1), 0)
 
 
+@pytest.mark.simbuild
 @pytest.mark.parametrize("target", ["sim", "ulx3s-twin"])
 def test_litex_hash_hardware(target):
     """One boot: every algorithm on the engines, files and pipes, four concurrent

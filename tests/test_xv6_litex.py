@@ -34,6 +34,10 @@ CMDS = [
 ]
 
 
+# Every test here builds (or reuses) a Verilator simulator: `make test-fast` leaves them out.
+pytestmark = pytest.mark.simbuild
+
+
 @pytest.fixture(scope="module")
 def session():
     sim.build()

@@ -261,6 +261,7 @@ def test_litex_build_needs_the_socs_headers(tmp_path):
         assert how in r.stdout, r.stdout
 
 
+@pytest.mark.simbuild
 def test_litex_platform_builds():
     from soc import sim
     sim.build()

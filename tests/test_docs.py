@@ -1,0 +1,375 @@
+"""The docs describe the code as it is: the common kinds of drift, one test each.
+
+Read: README.md, docs/*.md, os-port/README, firmware/swhash/README.md,
+scripts/fpga/analysis.md. Commands are taken from code spans and code blocks only (prose
+says "make them" too). Every failure lists the offending doc:line. Pure Python, no builds:
+a script's `--help` is run only when its argparse calls cannot be read from its source.
+"""
+import functools
+import glob
+import importlib.util
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))),
+        "os-port/README", "firmware/swhash/README.md", "scripts/fpga/analysis.md"]
+# Makefiles by the directory `make -C` names, with the files they include.
+MAKEFILES = {".": ["Makefile", "boards/boards.mk"],
+             "os-port": ["os-port/Makefile", "firmware/swhash/swhash.mk"],
+             "firmware": ["firmware/Makefile", "firmware/swhash/swhash.mk"],
+             "firmware/seed001": ["firmware/seed001/Makefile", "firmware/swhash/swhash.mk"]}
+# Paths the docs may name that only a build makes (besides anything under a build/ folder).
+GENERATED = {"firmware.bin", "os-port/build"}
+# Where a doc's relative links point from, when not from its own folder.
+LINK_BASE = {"scripts/fpga/analysis.md": "docs"}         # rendered into docs/fpga.md
+SOURCE_EXT = (".py", ".c", ".h", ".S", ".sh", ".mk", "Makefile", "run")
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+@functools.lru_cache(maxsize=None)
+def code_lines(doc):
+    """(line number, text) of every code span and code-block line of a doc; comments after
+    ` #` in code blocks dropped."""
+    out, block = [], False
+    for n, line in enumerate(read(doc).splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            block = not block
+            continue
+        if block:
+            out.append((n, re.sub(r"\s#\s.*$", "", line)))
+        else:
+            out += [(n, span) for span in re.findall(r"`([^`]+)`", line)]
+    return out
+
+
+def fail_if(bad, what):
+    assert not bad, f"{what}:\n" + "\n".join(f"  {b}" for b in bad)
+
+
+# ---- make targets and variables -------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def make_db(directory):
+    """(targets, variables read) of the makefiles `make -C directory` reads."""
+    text = "\n".join(read(p) for p in MAKEFILES[directory])
+    assigned = dict(re.findall(r"^([A-Za-z_][\w]*)\s*[?:]?=\s*(\S*)", text, re.M))
+    targets = set()
+    for m in re.finditer(r"^([^\s#=:][^=:]*?)\s*::?(?!=)", text, re.M):
+        for t in m.group(1).split():
+            t = re.sub(r"\$\((\w+)\)", lambda v: assigned.get(v.group(1), v.group(0)), t)
+            targets.add(t)
+    read_vars = set(re.findall(r"\$[({](\w+)[)}]", text)) | set(re.findall(r"^(\w+)\s*\?=", text, re.M))
+    return targets, read_vars
+
+
+@functools.lru_cache(maxsize=None)
+def env_reads():
+    """Names the code reads from the environment (or as make/shell variables)."""
+    names = set()
+    for path in subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                               check=True).stdout.split():
+        if not path.endswith(SOURCE_EXT) or not os.path.exists(os.path.join(ROOT, path)):
+            continue
+        text = read(path)
+        names |= set(re.findall(r"environ(?:\.get)?[(\[]\s*[\"'](\w+)", text))
+        names |= set(re.findall(r"getenv\(\s*\"(\w+)", text))
+        names |= set(re.findall(r"\$\{?(\w+)", text)) | set(re.findall(r"\$\((\w+)\)", text))
+    return names
+
+
+def make_commands():
+    """(doc:line, directory, [targets], [VAR names]) of every `make ...` in the docs."""
+    for doc in DOCS:
+        for n, text in code_lines(doc):
+            for m in re.finditer(r"(?:^|[\s;(&|])make(\s.*)$", text):
+                args = re.sub(r"\[([A-Z][A-Z0-9_]*)=[^\]]*\]", r"\1=x", m.group(1))   # [APP=main|demo]
+                lexer = shlex.shlex(args, posix=True, punctuation_chars=";&|()")
+                lexer.whitespace_split = True
+                try:
+                    words = list(lexer)
+                except ValueError:
+                    words = m.group(1).split()
+                directory, targets, names, i = ".", [], [], 0
+                while i < len(words):
+                    w = words[i].strip("[]")
+                    if w == "-C" and i + 1 < len(words):
+                        directory = os.path.normpath(words[i + 1])
+                        i += 2
+                        continue
+                    if re.fullmatch(r"[A-Z][A-Z0-9_]*=.*", w):
+                        names.append(w.split("=")[0])
+                    elif re.fullmatch(r"[a-z0-9][\w.-]*", w):
+                        targets.append(w)
+                    elif not w.startswith("-"):
+                        break                       # the end of the command: ;, |, prose
+                    i += 1
+                yield f"{doc}:{n}", directory, targets, names
+
+
+def test_make_targets_exist():
+    bad = []
+    for where, directory, targets, _ in make_commands():
+        if directory not in MAKEFILES:
+            bad.append(f"{where}: make -C {directory}: no Makefile there that this test knows")
+            continue
+        known = make_db(directory)[0]
+        bad += [f"{where}: make {'-C ' + directory + ' ' if directory != '.' else ''}{t}: no such target"
+                for t in targets if t not in known]
+    fail_if(bad, "make targets the docs name but no Makefile defines")
+
+
+def test_make_variables_are_read():
+    bad = []
+    for where, directory, _, names in make_commands():
+        if directory not in MAKEFILES:
+            continue
+        known = make_db(directory)[1] | env_reads()
+        bad += [f"{where}: {v}=...: no Makefile or script reads {v}" for v in names if v not in known]
+    fail_if(bad, "make variables the docs set but nothing reads")
+
+
+# ---- script options --------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def script_options(path):
+    opts = set()
+    for call in re.findall(r"add_argument\((.*?)\)\s*$", read(path), re.M | re.S):
+        opts |= set(re.findall(r"[\"'](--[\w-]+)[\"']", call))
+    return opts
+
+
+@functools.lru_cache(maxsize=None)
+def help_options(argv):
+    r = subprocess.run([sys.executable, *argv, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return set(re.findall(r"--[\w-]+", r.stdout))
+
+
+def test_script_options_exist():
+    bad = []
+    for doc in DOCS:
+        for n, text in code_lines(doc):
+            for m in re.finditer(r"(?:(?<![\w/])(scripts/[\w/]+\.py)|-m\s+((?:soc|boards|scripts)\.[\w.]+))"
+                                 r"([^;|&#]*)", text):
+                if m.group(1):
+                    path, argv = m.group(1), (m.group(1),)
+                else:
+                    path, argv = m.group(2).replace(".", "/") + ".py", ("-m", m.group(2))
+                if not os.path.exists(os.path.join(ROOT, path)):
+                    bad.append(f"{doc}:{n}: {path} does not exist")
+                    continue
+                for opt in re.findall(r"(?<![\w-])--[a-z][\w-]*", m.group(3)):
+                    if opt not in script_options(path) and opt not in help_options(argv):
+                        bad.append(f"{doc}:{n}: {' '.join(argv)} has no option {opt}")
+    fail_if(bad, "script options the docs name but the script does not take")
+
+
+# ---- paths -----------------------------------------------------------------------------------
+
+TOP_ENTRIES = None
+
+
+def repo_paths(doc, line):
+    """Candidate repository paths in a line: code spans, link targets and bare paths that start
+    at a top-level entry of the tree."""
+    global TOP_ENTRIES
+    if TOP_ENTRIES is None:
+        TOP_ENTRIES = {e for e in os.listdir(ROOT) if not e.startswith(".") or e == ".ci"} - {".venv"}
+    for link in re.findall(r"\]\(([^)\s]+)\)", line):       # links: relative to the doc
+        if not link.startswith(("http", "#", "mailto:")):
+            base = LINK_BASE.get(doc, os.path.dirname(doc))
+            yield os.path.normpath(os.path.join(base, link.split("#")[0]))
+    cands = re.findall(r"`([^`\s]+)`", line)
+    cands += re.findall(r"(?<![\w./`-])((?:docs|tests|scripts|soc|boards|gateware|firmware|os-port)/[\w./*-]*[\w*])",
+                        line)
+    for c in cands:
+        c = c.split("::")[0].split("#")[0].rstrip(".,:;)")
+        if "/" in c and c.split("/")[0] in TOP_ENTRIES:
+            yield c
+
+
+def test_repository_paths_exist():
+    bad = []
+    for doc in DOCS:
+        for n, line in enumerate(read(doc).splitlines(), 1):
+            for p in repo_paths(doc, line):
+                parts = p.split("/")
+                if "build" in parts or p in GENERATED or any(s in p for s in ("...", "<", "{", "$")):
+                    continue
+                if not glob.glob(os.path.join(ROOT, p)):
+                    bad.append(f"{doc}:{n}: {p}")
+            for path, func in re.findall(r"(tests/\w+\.py)::(\w+)", line):
+                if os.path.exists(os.path.join(ROOT, path)) and f"def {func}(" not in read(path):
+                    bad.append(f"{doc}:{n}: {path} has no {func}")
+    fail_if(bad, "paths the docs name that are not in the tree")
+
+
+# ---- environment variables -------------------------------------------------------------------
+
+def test_environment_variables_are_read():
+    bad = []
+    for doc in DOCS:
+        for n, line in enumerate(read(doc).splitlines(), 1):
+            names = set(re.findall(r"\b((?:HASHSOC|XV6)_[A-Z0-9_]+)", line))
+            # VAR=value before a command, or "VAR=1 in the environment"
+            names |= set(re.findall(r"(?:^|[`\s])([A-Z][A-Z0-9_]{2,})=\S+\s+(?:\.venv/bin/)?"
+                                    r"(?:python|pytest|scripts/|make\b|\.ci/|in the environment)", line))
+            bad += [f"{doc}:{n}: {v}" for v in sorted(names) if v not in env_reads()]
+    fail_if(bad, "environment variables the docs name that no code reads")
+
+
+# ---- figures: generated docs equal their JSON, quoted figures equal the JSON ---------------------
+
+def load_script(path):
+    spec = importlib.util.spec_from_file_location("docs_check_" + os.path.basename(path)[:-3], os.path.join(ROOT, path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def first_difference(doc, want, have):
+    w, h = want.splitlines(), have.splitlines()
+    for i, (a, b) in enumerate(zip(w, h), 1):
+        if a != b:
+            return f"{doc}:{i}: has {b!r}, the JSON gives {a!r}"
+    return f"{doc}: {len(h)} lines, the JSON gives {len(w)}"
+
+
+def test_generated_docs_match_their_json():
+    """docs/fpga.md, docs/seed001.md and docs/bench.md's tables are what their scripts render
+    from docs/*.json (re-render: scripts/fpga/report.py --only-render; the others rerun)."""
+    bad = []
+    report = load_script("scripts/fpga/report.py")
+    data = json.loads(read("docs/fpga.json"))
+    data["analysis"] = [read("scripts/fpga/analysis.md").strip()]          # as report.py's main()
+    order = {t: i for i, t in enumerate(["none", "sha256", "keccak", "both", "both-basic"])}
+    data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
+    data["arty_soc"].sort(key=lambda r: order[r["tag"]])
+    want = report.render(data)
+    if want != read("docs/fpga.md"):
+        bad.append(first_difference("docs/fpga.md", want, read("docs/fpga.md"))
+                   + " (python scripts/fpga/report.py --only-render)")
+
+    seed = load_script("scripts/seed001.py")
+    with tempfile.TemporaryDirectory() as d:
+        seed.write_md(json.loads(read("docs/seed001.json")), os.path.join(d, "seed001.md"))
+        with open(os.path.join(d, "seed001.md")) as f:
+            want = f.read()
+    if want != read("docs/seed001.md"):
+        bad.append(first_difference("docs/seed001.md", want, read("docs/seed001.md")))
+
+    bench = load_script("scripts/bench.py")
+    results, md = json.loads(read("docs/bench.json"))["targets"], read("docs/bench.md")
+    sim, twin = results["sim"], results["ulx3s-twin"]
+    want = [f"| {label} | {fmt.format(sim['figures'][key])} | {fmt.format(twin['figures'][key])} | {goal} |"
+            for key, label, fmt, goal in bench.HEADLINES]
+    for t in ("sim", "ulx3s-twin"):
+        want += [f"{line}" for line in bench.table(results[t]["rows"]).splitlines()[2:]]
+    want.append(f"costs {sim['timer_read_clocks']} clocks on sim and {twin['timer_read_clocks']} on the twin")
+    bad += [f"docs/bench.md:{nearest_line(md, w)}: the JSON gives {w!r}" for w in want if w not in md]
+    fail_if(bad, "generated docs that differ from what their JSON renders to")
+
+
+def bench_rows(target="sim"):
+    rows = json.loads(read("docs/bench.json"))["targets"][target]["rows"]
+    return {(r["alg"], r["path"], r["bytes"]): r["clocks"] for r in rows}
+
+
+KECCAK_MODES = ["SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
+                "Keccak-224", "Keccak-256", "Keccak-384", "Keccak-512"]
+
+
+def bench_quotes():
+    """(doc, text) pairs: each text, with its figures from docs/bench.json, must be in the doc."""
+    r, f = bench_rows(), json.loads(read("docs/bench.json"))["targets"]["sim"]["figures"]
+    big = 65536
+    dma = [r[(a, "dma", big)] for a in KECCAK_MODES]
+    pio = [r[(a, "pio", big)] for a in KECCAK_MODES + ["SHA-256", "SHA-224"]]
+    s256, s3 = r[("SHA-256", "dma", big)], r[("SHA3-256", "dma", big)]
+    return [
+        ("docs/sha256.md", f"| core busy / blocks, 64 KiB by DMA | {f['sha256_core_clocks_per_block']:.2f} clocks per block |"),
+        ("docs/sha256.md", f"| DMA, 64 KiB | {s256:,} clocks = {s256 / big:.3f} clk/byte = "
+                           f"{f['sha256_dma_vs_engine_rate']:.1%} of the engine bound"),
+        ("docs/sha256.md", f"| PIO, 64 KiB | {r[('SHA-256', 'pio', big)]:,} clocks = {r[('SHA-256', 'pio', big)] / big:.2f} clk/byte"),
+        ("docs/sha256.md", f"| one-shot DMA digest, 5 bytes | {r[('SHA-256', 'dma', 5)]:,} clocks (SHA-224: {r[('SHA-224', 'dma', 5)]:,}) |"),
+        ("docs/sha256.md", f"| one-shot PIO digest, 5 bytes | {r[('SHA-256', 'pio', 5)]:,} clocks |"),
+        ("docs/sha256.md", f"64 KiB | {f['sha256_sw_clocks_per_byte']:.1f} clk/byte |"),
+        ("docs/sha256.md", f"| DMA speed-up over software, 64 KiB | {f['sha256_dma_speedup_64k']:.0f}x |"),
+        ("docs/keccak.md", f"| SHA3-256 by DMA, 64 KiB | {s3:,} clocks = {big / s3:.3f} B/clk = "
+                           f"{f['sha3_256_dma_fraction_of_bound']:.1%} of the 2 B/clk bus bound"),
+        ("docs/keccak.md", f"| any Keccak mode by DMA, 64 KiB | {min(dma):,}-{max(dma):,} clocks"),
+        ("docs/keccak.md", f"| any mode by PIO, 64 KiB | {min(pio):,}-{max(pio):,} clocks = "
+                           f"{min(pio) / big:.2f}-{max(pio) / big:.2f} clk/byte"),
+        ("docs/keccak.md", f"| one-shot DMA digest, 5 bytes | {r[('SHA3-256', 'dma', 5)]:,} clocks SHA3-256, "
+                           f"{r[('SHA3-512', 'dma', 5)]:,} SHA3-512 |"),
+        ("docs/keccak.md", f"| software SHA3-256 / SHA3-512 (-O2), 64 KiB | {f['sha3_256_sw_clocks_per_byte']:.1f} / "
+                           f"{f['sha3_512_sw_clocks_per_byte']:.1f} clk/byte |"),
+        ("docs/keccak.md", f"SHA3-256 {r[('SHA3-256', 'sw', big)] / s3:.0f}x, "
+                           f"SHA3-512 {r[('SHA3-512', 'sw', big)] / r[('SHA3-512', 'dma', big)]:.0f}x"),
+        ("docs/keccak.md", f"SHA3-512 of 55 bytes takes {r[('SHA3-512', 'dma', 55)]:,}\nclocks by DMA and "
+                           f"{r[('SHA3-512', 'sw', 55)]:,} in software"),
+        ("docs/keccak.md", f"The {r[('SHA3-512', 'dma', 5)]:,} vs {r[('SHA3-256', 'dma', 5)]:,} clocks of SHA3-512"),
+    ]
+
+
+def serialboot_quotes(j):
+    """(doc, text) pairs from the twin's serial boot figures (build/ulx3s-twin/serialboot.json)."""
+    k, fs = j["bytes"]["kernel.bin"], j["full_fs"]
+    m = lambda clocks: f"{clocks / 1e6:.2f} M"  # noqa: E731
+    return [
+        ("docs/boards.md", f"kernel {k:,} B + fs {j['bytes']['fs.img']:,} B = {j['wire_bytes']:,} B on the wire"),
+        ("docs/boards.md", f"{j['reset_to_init_clocks'] / 1e6:.1f} M clocks from reset to `init: booted`"),
+        ("docs/boards.md", f"{m(j['kernel_to_init_clocks'])} of them from kernel entry to init; "
+                           f"{j['wall_s_to_prompt']:.0f} s wall"),
+        ("docs/boards.md", f"| {k:,} + {fs['fs_bytes']:,} B | {fs['wire_bytes']:,} B | "
+                           f"{fs['reset_to_prompt_s_at_115200']} s | **{fs['reset_to_prompt_s_at_1000000']} s** |"),
+        ("docs/boards.md", f"| {k:,} + 2,048,000 B | {j['full_fs_untrimmed']['wire_bytes']:,} B | "
+                           f"{j['full_fs_untrimmed']['reset_to_prompt_s_at_115200']} s"),
+        ("docs/boards.md", f"{j['bios_clocks'] / 1e6:.2f} M clocks = {j['bios_clocks'] / 60e6:.2f} s"),
+        ("docs/boards.md", f"{m(j['kernel_to_init_clocks'])}\nclocks = {j['kernel_to_init_clocks'] / 60e6:.2f} s"),
+        ("docs/boards.md", f"kernel.bin to 0x40000000 ({k} bytes)"),
+        ("docs/boards.md", f"fs.img to 0x40200000 ({fs['fs_bytes']} bytes)"),
+        ("README.md", f"reaches the xv6 prompt in about {fs['reset_to_prompt_s']:.0f} s"),
+    ]
+
+
+def check_quotes(quotes):
+    bad = []
+    for doc, text in quotes:
+        body = read(doc)
+        if text in body or " ".join(text.split()) in " ".join(body.split()):
+            continue
+        bad.append(f"{doc}:{nearest_line(body, text)}: the JSON says {text!r}")
+    return bad
+
+
+def nearest_line(body, text):
+    """The number of the doc line that shares the most words with text (where it drifted)."""
+    words = set(re.findall(r"[A-Za-z][\w-]+", text))
+    lines = body.splitlines()
+    score = [len(words & set(re.findall(r"[A-Za-z][\w-]+", line))) for line in lines]
+    return score.index(max(score)) + 1
+
+
+def test_quoted_bench_figures_match_bench_json():
+    fail_if(check_quotes(bench_quotes()), "figures typed into the docs that differ from docs/bench.json")
+
+
+def test_quoted_serial_boot_figures_match_the_twins_json():
+    path = os.path.join(ROOT, "build", "ulx3s-twin", "serialboot.json")
+    if not os.path.exists(path):
+        pytest.skip("no build/ulx3s-twin/serialboot.json yet (make twin-serial-boot or tests/test_twin.py writes it)")
+    with open(path) as f:
+        fail_if(check_quotes(serialboot_quotes(json.load(f))),
+                "serial boot figures in the docs that differ from build/ulx3s-twin/serialboot.json")
