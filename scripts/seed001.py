@@ -236,7 +236,7 @@ def write_md(r, path):
     A = L.append
     A("# Seed 001, Table III, on HashSoC: SHA3-512 at -O0 / -O1 / -O2 / -Os\n")
     A(f"Written by `scripts/seed001.py` on {r['date']} (commit {r['git']['commit']}"
-      + (f", working tree with uncommitted changes in {', '.join(r['git']['modified'])}" if r['git']['modified'] else "")
+      + (f", working tree with uncommitted changes in {', '.join(os.path.basename(p) for p in r['git']['modified'])}" if r['git']['modified'] else "")
       + "). Firmware: `firmware/experiments/seed001/`. Raw data: `docs/seed001.json`.\n")
     A("Seed 001 hashes `Mouna_Noura_ATSIP_2020` (22 bytes) with SHA3-512 in C on a LEON3 (SPARC V8, "
       "4 KiB I/D caches, TSIM 3.2.0) built at four GCC optimisation levels. Here the same message is "

@@ -1,6 +1,6 @@
 """The docs describe the code as it is: the common kinds of drift, one test each.
 
-Read: README.md, docs/*.md, os-port/README, firmware/swhash/README.md,
+Read: README.md, docs/*.md, os-port/README, firmware/README.md, firmware/libhash/swhash/README.md,
 scripts/fpga/analysis.md. Commands are taken from code spans and code blocks only (prose
 says "make them" too). Every failure lists the offending doc:line. Pure Python, no builds:
 a script's `--help` is run only when its argparse calls cannot be read from its source.
@@ -18,14 +18,18 @@ import tempfile
 
 import pytest
 
+from gateware import hashspec  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))),
-        "os-port/README", "firmware/swhash/README.md", "scripts/fpga/analysis.md"]
+        "os-port/README", "firmware/README.md", "firmware/libhash/swhash/README.md", "scripts/fpga/analysis.md"]
 # Makefiles by the directory `make -C` names, with the files they include.
 MAKEFILES = {".": ["Makefile", "boards/boards.mk"],
-             "os-port": ["os-port/Makefile", "firmware/swhash/swhash.mk"],
-             "firmware": ["firmware/Makefile", "firmware/swhash/swhash.mk"],
-             "firmware/seed001": ["firmware/seed001/Makefile", "firmware/swhash/swhash.mk"]}
+             "os-port": ["os-port/Makefile", "firmware/libhash/libhash.mk", "firmware/libhash/swhash/swhash.mk"],
+             "firmware/baremetal": ["firmware/baremetal/Makefile", "firmware/libhash/libhash.mk",
+                                    "firmware/libhash/swhash/swhash.mk"],
+             "firmware/experiments/seed001": ["firmware/experiments/seed001/Makefile", "firmware/libhash/libhash.mk",
+                                              "firmware/libhash/swhash/swhash.mk"]}
 # Paths the docs may name that only a build makes (besides anything under a build/ folder).
 GENERATED = {"firmware.bin", "os-port/build"}
 # Where a doc's relative links point from, when not from its own folder.
@@ -286,8 +290,7 @@ def bench_rows(target="sim"):
     return {(r["alg"], r["path"], r["bytes"]): r["clocks"] for r in rows}
 
 
-KECCAK_MODES = ["SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
-                "Keccak-224", "Keccak-256", "Keccak-384", "Keccak-512"]
+KECCAK_MODES = [a.title for a in hashspec.algorithms_of("keccak")]     # by mode number
 
 
 def bench_quotes():
