@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HashSoC: two commands do all the set-up on a fresh Debian 12 machine.
 #   make demo   build the SoC in litex_sim, run the demo firmware (software vs accelerator)
 #   make test   every test (installs what it needs first)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HashSoC on the Digilent Arty A7 (35T or 100T), with its DDR3 as main RAM.
 
     python -m boards.arty --build          # BIOS + Vivado project; runs Vivado if on PATH

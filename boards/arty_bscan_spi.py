@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build the bscan_spi proxy bitstream OpenOCD needs to write the Arty's SPI flash.
 
     python -m boards.arty_bscan_spi [--variant a7-35|a7-100]     (make arty-bscan-spi)

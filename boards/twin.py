@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Board twin: a board's own SoC simulated in Verilator with the board's memory path.
 
     python -m boards.twin --build-only                      # build (cached) and stop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HashSoC on the Radiona ULX3S (Lattice ECP5), with its SDRAM as main RAM.
 
     python -m boards.ulx3s --build                  # BIOS + bitstream -> build/ulx3s

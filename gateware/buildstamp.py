@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build caching by source hash, for every generated artefact of the tree.
 
 A product (an engine's Verilog, the simulator, an FPGA run) is reused while the hash of

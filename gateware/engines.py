@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The engines' gateware: which core each engine wraps, and their Verilog.
 
 Each engine is the shared frontend (common/engine.py) around one core. What an engine is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The engines' DMA read port on a LiteDRAM native port (Migen).
 
 Adapts the DMA reader's pipelined port (gateware/common/dma.py: word requests, in-order

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """LiteX wrapper (Migen) for a hash engine: CSRs, data window, DMA master, interrupt.
 
 The DMA reads either as a Wishbone master on the SoC bus (simulation, on-chip RAM) or on

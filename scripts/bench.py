@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Benchmark HashSoC on the simulator and the ULX3S twin; write docs/bench.{json,md,png}.
 
 Runs the firmware's full benchmark (every algorithm; software, PIO and DMA; 0 B to 64 KiB)

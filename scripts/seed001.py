@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Seed 001's Table III on HashSoC: SHA3-512 of the paper's message in software at -O0, -O1,
 -O2 and -Os (and on the Keccak engine), beside the paper's LEON3 figures.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The board's documented boot path, end to end in its twin: BIOS serial boot of xv6
 through litex_term, then shell commands at the xv6 prompt.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One idempotent set-up for HashSoC: Debian packages, then a project-local venv (.venv)
 # with pinned Python packages. `make demo`, `make test` and friends run it first;
 # a stamp file makes the second run take well under a second.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Quiet builds: run a step with its output in a log file, print one line for it.
 
     python scripts/steps.py LABEL LOG -- command [args...]

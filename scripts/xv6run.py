@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Boot the xv6 RV32 port, type shell commands, print the console transcript.
 
     scripts/xv6run.py --platform qemu --cmd 'echo hi' --cmd 'ls | wc'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HashSoC: the one LiteX SoC class shared by simulation and the boards.
 
 A VexRiscv `linux` CPU (rv32ima, Sv32 MMU, supervisor mode: what the xv6 port needs) with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """SoC identity: one 32-bit number that names a HashSoC's software-visible description.
 
 Software built against one SoC's generated headers (csr.h, mem.h, soc.h) is only correct on

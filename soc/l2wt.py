@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Write-through L2 cache between the main Wishbone bus and a LiteDRAM native port.
 
 Replaces LiteX's write-back `wishbone.Cache` on the boards so that the SDRAM always holds

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build the simulated SoC and a firmware program, run it, return its console output.
 
     python -m soc.runfw [--bench quick|full] [--app main|demo] [--timeout S] [--target T]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """litex_sim target for HashSoC: build the Verilator simulator once, run any RAM image.
 
     python -m soc.sim --build-only              # build (cached) and stop

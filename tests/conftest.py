@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Make the repository root importable (gateware.*) when pytest runs from anywhere.
 import os
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Testbench helpers for a whole hash engine (frontend + core) in Amaranth's simulator.
 
 `EngineBench` plays the CPU (CSR pulses, window reads/writes) and the system RAM (a

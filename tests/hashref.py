@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reference digests from outside the project: hashlib, and pycryptodome for the
 original (pre-FIPS) Keccak, which hashlib does not have. Names as the driver prints them."""
 

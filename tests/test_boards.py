@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Board targets (boards/), programming commands (scripts/fpga/prog.py), boards.mk.
 
 Fast tests elaborate both boards with --no-compile and check the load/flash commands

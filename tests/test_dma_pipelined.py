@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # amaranth: UnusedElaboratable=no
 """The DMA reader's pipelined port (dma_bus="stream"), as a LiteDRAM native port drives it:
 answers several clocks after the request, many requests outstanding, random back-pressure.

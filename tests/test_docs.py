@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The docs describe the code as it is: the common kinds of drift, one test each.
 
 Read: README.md, docs/*.md, os-port/README, firmware/README.md, firmware/libhash/swhash/README.md,

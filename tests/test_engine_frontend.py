@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # amaranth: UnusedElaboratable=no
 """The shared frontend (gateware/common/engine.py) around the SHA-256 core.
 

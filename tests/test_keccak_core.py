@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unit tests of gateware/keccak/core.py (KeccakCore) against hashlib and outside vectors.
 
 References: hashlib (sha3_*, shake_*), the NIST CAVP files of ``cryptography_vectors``

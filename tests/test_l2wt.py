@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """soc/l2wt.py, the write-through L2, in Migen's simulator against a LiteDRAM port model.
 
 Random reads and writes (random byte selects) over a memory 8x the cache, so lines are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """gateware/litedram_dma.py against the port model of test_l2wt: words come back right and
 in order, and on a port taking a command per clock a 16-bit port gives a word per 2 clocks."""
 

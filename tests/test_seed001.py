@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Seed 001 firmware: SHA3-512 of the paper's message by keccak_sw.c at -O0/-O1/-O2/-Os
 (four renamed copies in one image), the driver's software provider and the Keccak engine
 (DMA, PIO), in litex_sim; and the instruction-count build on QEMU.

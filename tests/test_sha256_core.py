@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # amaranth: UnusedElaboratable=no
 """Unit tests of gateware/sha256/core.py (SHA256Core) against hashlib and NIST CAVP.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """SoC level: build the SoC, boot the bare-metal firmware, check what it prints.
 
 Run on each target: `sim` (litex_sim, on-chip main RAM) and `ulx3s-twin` (the ULX3S's own

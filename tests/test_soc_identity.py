@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """SoC identity (soc/identity.py): software refuses a SoC it was not built for.
 
 - The identity is a function of the SoC's description: CONFIG_SOC_ID in the generated soc.h

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one description of the engines (gateware/hashspec.py) and everything made from it.
 
 - Every generated file (the C header, docs/registers.md, the marked tables in docs/) is

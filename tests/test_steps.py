@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """scripts/steps.py: a step's output goes to its log, the terminal gets one line naming it,
 a failing step shows the log's tail and a non-zero status. No simulator: seconds."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tests for the portable software hashes in firmware/libhash/swhash/.
 
 sha256_sw.c (SHA-256/224) and keccak_sw.c (SHA3, SHAKE, original Keccak on

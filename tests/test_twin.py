@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The board twin (boards/twin.py): it is the board's SoC, and the board's boot path works.
 
 - The twin's generated description (csr.json: CSR map, memory regions, constants such as

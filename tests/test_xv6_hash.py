@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The hash system calls of the xv6 port (docs/hash-syscall.md).
 
 QEMU (no engines): every algorithm through the hash command on the software

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """xv6 on the HashSoC SoC in litex_sim: one boot, the shell commands of a first session,
 the time CSR from user space, and the quick usertests.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The xv6 RV32 port under QEMU: build, boot through scripts/xv6run.py,
 run shell commands, usertests, the timing programs.  Also checks that the
 LiteX platform builds (it can only run in litex_sim, see docs/xv6.md)."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the firmware programs share: the machine timer and ending a simulation. */
 #ifndef APP_BOARD_H
 #define APP_BOARD_H

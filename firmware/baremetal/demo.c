@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HashSoC demo (make demo): the same inputs hashed by software and by the accelerators,
  * with the clocks each took, read from the CPU's 64-bit machine timer (1 tick = 1 clock).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hash library's shim for bare-metal firmware on HashSoC (LiteX BIOS libraries).
  * The xv6 kernel and xv6 user space have their own, with the same names

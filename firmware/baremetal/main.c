@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HashSoC bare-metal firmware: self-test, then benchmark.
  *

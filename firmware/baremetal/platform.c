@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bare-metal platform pieces: the interrupt handler and the driver's IRQ wait. */
 #include <generated/csr.h>
 #include <generated/soc.h>

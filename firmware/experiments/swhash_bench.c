@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * swhash_bench.c - small bare-metal benchmark of the software hashes.
  *

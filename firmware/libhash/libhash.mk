@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The hash library: one API (include/hashsoc/hash.h), its driver (driver/hash.c) and the
 # portable software hashes (swhash/), compiled into each of its three users:
 #   bare-metal firmware   firmware/baremetal/Makefile   shim: baremetal/hash_plat_baremetal.h

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The port list every hash core implements: the contract of docs/engine-interface.md.
 
 One definition for both cores and for the frontend that drives them, so the contract

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """DMA reader: fetches (address, length) bytes through a pipelined read port.
 
 Any byte address and any length: words are read aligned and the first one is shifted so

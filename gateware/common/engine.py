@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hash engine frontend: everything the two accelerators share, around one core.
 
     CPU stores ──► data window ──┐

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Byte packer: beats of 0..4 bytes at any alignment in, the cores' beats out.
 
 The cores take 32-bit little-endian words of 4 bytes each, with only the last beat of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Keccak / SHA-3 / SHAKE engine core (see core.py)."""
 
 from .core import KeccakCore, KeccakRound, MODES

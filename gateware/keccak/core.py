@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Keccak core: SHA3-224/256/384/512, SHAKE128/256 and original Keccak-224/256/384/512.
 
 Implements the core side of ``docs/engine-interface.md`` (ports, context words, modes).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """SHA-256 / SHA-224 core (FIPS 180-4), one round per clock.
 
 Interface: the hash-engine core contract in ``docs/engine-interface.md`` (mode 0 =

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Load (SRAM, lost at power-off) or flash (SPI flash, kept) a HashSoC bitstream.
 
     prog.py ulx3s load|flash [--bitstream F]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """FPGA cost and speed of HashSoC and its engines -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png.
 
     python scripts/fpga/report.py            (make fpga-report; ~40-60 min on 2 cores, cached)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * swhash_cli.c - host test driver for firmware/libhash/swhash (sha256_sw.c, keccak_sw.c).
  *

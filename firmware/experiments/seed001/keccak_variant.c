@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keccak_variant.c - one more copy of firmware/libhash/swhash/keccak_sw.c with every public
  * symbol renamed by a suffix, so that one program can link the same source compiled at

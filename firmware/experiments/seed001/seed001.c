@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * seed001.c - seed 001's Table III on HashSoC: SHA3-512("Mouna_Noura_ATSIP_2020") with
  * the project's software Keccak (firmware/libhash/swhash/keccak_sw.c) compiled at -O0, -O1, -O2

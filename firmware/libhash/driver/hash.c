@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HashSoC driver: software and hardware providers behind one API (hashsoc/hash.h).
  *

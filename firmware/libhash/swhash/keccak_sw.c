@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keccak_sw.c - portable software Keccak-f[1600] sponge on bit-interleaved
  * 32-bit lanes (FIPS 202 SHA3 / SHAKE, original Keccak).

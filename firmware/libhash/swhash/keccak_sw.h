@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keccak_sw.h - portable software Keccak-f[1600] sponge (FIPS 202):
  * SHA3-224/256/384/512, SHAKE128/256 (any output length, squeezed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sha256_sw.h - portable software SHA-256 / SHA-224 (FIPS 180-4).
  *

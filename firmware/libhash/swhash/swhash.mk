@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One set of flags for the portable software hashes, wherever they are compiled
 # (firmware, xv6 kernel, xv6 user programs): seed 002 found that kernel/user speed
 # differences came from build flags, not from the privilege level.

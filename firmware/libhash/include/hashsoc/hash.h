@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HashSoC driver API: one interface for software and hardware hashing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Register offsets of the hash engines, taken from LiteX's generated csr.h and mem.h
  * (the platform header includes them first). Both engines have one register layout, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Am I on the SoC I was built for?  Shared by the firmware and the xv6 kernel.
  *
