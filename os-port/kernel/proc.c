@@ -70,8 +70,9 @@ void procinit(void)
   }
 }
 
-/* The hart's number, kept in tp: set by mstart.S, and restored from the
- * trapframe by uservec because user code may use tp for anything.
+/* The hart's number, kept in tp: set at boot (mstart.S, main()), and
+ * restored from the trapframe by uservec because user code may use tp
+ * for anything.
  * Interrupts must be off while the answer is used: with interrupts on, a
  * timer tick could reschedule the process, on SMP onto another hart. */
 int cpuid(void)
