@@ -1,4 +1,11 @@
-/* Open-file table: files are inodes, pipes or devices. */
+/* Open-file table: files are inodes, pipes or devices.
+ *
+ * A struct file is what a file descriptor points to.  Several descriptors
+ * (after dup(), or in a parent and a child after fork()) may share one,
+ * and with it the read/write offset.  ftable.lock protects every f->ref
+ * (and the claim of a free slot); the other fields are set before the
+ * file is shared and not changed afterwards, except f->off, which is
+ * updated under the inode's sleep-lock (fileread/filewrite). */
 #include "types.h"
 #include "riscv.h"
 #include "defs.h"
@@ -22,6 +29,7 @@ void fileinit(void)
   initlock(&ftable.lock, "ftable");
 }
 
+/* a free file structure with ref 1, or 0 if all NFILE are open */
 struct file *filealloc(void)
 {
   acquire(&ftable.lock);
@@ -36,6 +44,7 @@ struct file *filealloc(void)
   return 0;
 }
 
+/* one more reference (dup, fork) */
 struct file *filedup(struct file *f)
 {
   acquire(&ftable.lock);
@@ -46,6 +55,8 @@ struct file *filedup(struct file *f)
   return f;
 }
 
+/* Drop a reference; the last one closes the pipe end, hash stream or
+ * inode behind the file. */
 void fileclose(struct file *f)
 {
   acquire(&ftable.lock);
@@ -55,6 +66,9 @@ void fileclose(struct file *f)
     release(&ftable.lock);
     return;
   }
+  /* Free the slot under the lock, but close what it referred to from a
+   * copy, after releasing ftable.lock: iput() and begin_op() sleep, and
+   * no spinlock may be held across a sleep. */
   struct file ff = *f;
   f->ref = 0;
   f->type = FD_NONE;
@@ -65,12 +79,14 @@ void fileclose(struct file *f)
   } else if (ff.type == FD_HASH) {
     khash_close(ff.hs);
   } else if (ff.type == FD_INODE || ff.type == FD_DEVICE) {
+    /* a transaction: this may be the last reference to an unlinked file */
     begin_op();
     iput(ff.ip);
     end_op();
   }
 }
 
+/* fstat(): copy the inode's metadata to the user address addr. */
 int filestat(struct file *f, uintptr addr)
 {
   struct stat st;
@@ -85,6 +101,7 @@ int filestat(struct file *f, uintptr addr)
   return -1;
 }
 
+/* read(): n bytes into the user address addr. */
 int fileread(struct file *f, uintptr addr, int n)
 {
   int r = 0;
@@ -97,6 +114,7 @@ int fileread(struct file *f, uintptr addr, int n)
       return -1;
     r = devsw[f->major].read(1, addr, n);
   } else if (f->type == FD_INODE) {
+    /* the inode lock also serialises the use of the shared f->off */
     ilock(f->ip);
     if ((r = readi(f->ip, 1, addr, f->off, n)) > 0)
       f->off += r;
@@ -109,6 +127,7 @@ int fileread(struct file *f, uintptr addr, int n)
   return r;
 }
 
+/* write(): n bytes from the user address addr.  Returns n, or -1. */
 int filewrite(struct file *f, uintptr addr, int n)
 {
   int r, ret = 0;
@@ -122,7 +141,11 @@ int filewrite(struct file *f, uintptr addr, int n)
     ret = devsw[f->major].write(1, addr, n);
   } else if (f->type == FD_INODE) {
     /* write a few blocks at a time so that one transaction never
-     * exceeds the log: inode, indirect block, bitmap, 2 for alignment */
+     * exceeds the log: inode, indirect block, bitmap, 2 for alignment.
+     * A write larger than that becomes several transactions, so a crash
+     * may leave a prefix of it on disk, but never a broken file system.
+     * The division by 2 allows a bitmap block beside every data block,
+     * which is generous: one bitmap block covers BPB blocks. */
     int max = ((MAXOPBLOCKS - 1 - 1 - 2) / 2) * BSIZE;
     int i = 0;
     while (i < n) {

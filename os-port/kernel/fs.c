@@ -1,4 +1,14 @@
-/* File system: blocks, inodes, directories, path names (xv6 format). */
+/* File system: blocks, inodes, directories, path names (xv6 format).
+ *
+ * Layers, from the bottom: the buffer cache (bio.c) and the log (log.c)
+ * below this file; then block allocation (the free bitmap); inodes, which
+ * are files as sequences of blocks; directories, which are inodes of type
+ * T_DIR holding struct dirent entries; and path names, looked up a
+ * directory at a time.  sysfile.c builds the system calls on top.
+ *
+ * Every change to a block goes through log_write(), so any function here
+ * that may write must be called inside a transaction (begin_op/end_op);
+ * the comments below say which. */
 #include "types.h"
 #include "riscv.h"
 #include "defs.h"
@@ -13,6 +23,8 @@
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
 
+/* read from block 1 by fsinit() and never changed afterwards, so it is
+ * read without a lock */
 struct superblock sb;
 
 static void readsb(int dev, struct superblock *sbp)
@@ -22,6 +34,8 @@ static void readsb(int dev, struct superblock *sbp)
   brelse(bp);
 }
 
+/* Mount the root file system, from the first process (forkret): the
+ * log's recovery sleeps on buffer locks. */
 void fsinit(int dev)
 {
   readsb(dev, &sb);
@@ -30,6 +44,7 @@ void fsinit(int dev)
   initlog(dev, &sb);
 }
 
+/* zero block bno on disk (through the log) */
 static void bzero(int dev, int bno)
 {
   struct buf *bp = bread(dev, bno);
@@ -38,7 +53,11 @@ static void bzero(int dev, int bno)
   brelse(bp);
 }
 
-/* allocate a zeroed data block; 0 if the disk is full */
+/* Allocate a zeroed data block; 0 if the disk is full.  Inside a
+ * transaction.  Finding a 0 bit and setting it happen while this process
+ * holds the bitmap block's sleep-lock, so two processes can never take
+ * the same block.  Zeroing it keeps a previous file's data from showing
+ * up in a new one. */
 static uint balloc(uint dev)
 {
   for (uint b = 0; b < sb.size; b += BPB) {
@@ -59,6 +78,7 @@ static uint balloc(uint dev)
   return 0;
 }
 
+/* Free a data block: clear its bit in the bitmap.  Inside a transaction. */
 static void bfree(int dev, uint b)
 {
   struct buf *bp = bread(dev, BBLOCK(b, sb));
@@ -72,7 +92,36 @@ static void bfree(int dev, uint b)
 }
 
 /* In-memory inode cache.  ref counts C pointers; valid says the disk
- * copy has been read; the sleep-lock protects the fields below it. */
+ * copy has been read; the sleep-lock protects the fields below it.
+ *
+ * The on-disk inodes (struct dinode, in the inode blocks) say what each
+ * file is; the table holds an in-memory struct inode for every inode
+ * that some kernel code is using, so that all users of a file share one
+ * copy and one lock.
+ *
+ * Two counts, not to be confused:
+ *   ip->ref    the number of C pointers to the in-memory entry (open
+ *              files, cwds, and functions in the middle of using it).
+ *              At 0 the entry may be reused for another inode.
+ *   ip->nlink  the number of directory entries naming the file, stored
+ *              on disk.  At 0 the file is deleted -- but only when the
+ *              last reference goes (iput), so an open file that was
+ *              unlinked can still be read and written.
+ *
+ * Two kinds of lock:
+ *   itable.lock  (spinlock) protects which inode each entry holds (dev,
+ *                inum) and every ref.
+ *   ip->lock     (sleep-lock) protects the rest: valid and the copy of
+ *                the disk inode (type, size, nlink, addrs, ...), and the
+ *                file's contents for readi/writei.
+ *
+ * The life of a use: iget() finds or makes the entry and takes a
+ * reference, without locking it or reading the disk; ilock() locks it
+ * and reads the disk inode if needed; iunlock() unlocks; iput() drops the
+ * reference.  Getting a reference and locking are separate steps so that
+ * code can keep an inode for long (an open file, a cwd) without holding
+ * its lock, and so that path lookup can take a reference to the next
+ * directory before it locks it (see namex). */
 static struct {
   struct spinlock lock;
   struct inode inode[NINODE];
@@ -87,7 +136,11 @@ void iinit(void)
 
 static struct inode *iget(uint dev, uint inum);
 
-/* allocate an on-disk inode of the given type; returns it unlocked */
+/* Allocate an on-disk inode of the given type; returns it unlocked (and
+ * with a reference), or 0 when there are no free inodes.  Inside a
+ * transaction.  As in balloc(), the inode block's sleep-lock makes the
+ * test for type 0 and the claim one step: a non-zero type marks the
+ * on-disk inode taken. */
 struct inode *ialloc(uint dev, short type)
 {
   for (uint inum = 1; inum < sb.ninodes; inum++) {
@@ -106,7 +159,9 @@ struct inode *ialloc(uint dev, short type)
   return 0;
 }
 
-/* copy a modified in-memory inode to disk; ip->lock held */
+/* Copy a modified in-memory inode to disk; ip->lock held.  Inside a
+ * transaction.  Must follow every change of a field that lives on disk:
+ * the in-memory copy is not written back by itself. */
 void iupdate(struct inode *ip)
 {
   struct buf *bp = bread(ip->dev, IBLOCK(ip->inum, sb));
@@ -121,6 +176,10 @@ void iupdate(struct inode *ip)
   brelse(bp);
 }
 
+/* Find the entry for inode (dev, inum), or take a free one, and return
+ * it with one more reference.  Neither locks the inode nor reads it from
+ * disk (valid = 0 tells ilock() to).  A table with no free entry is a
+ * kernel panic. */
 static struct inode *iget(uint dev, uint inum)
 {
   struct inode *ip, *empty = 0;
@@ -145,6 +204,7 @@ static struct inode *iget(uint dev, uint inum)
   return ip;
 }
 
+/* one more reference, e.g. for a child's cwd in fork() */
 struct inode *idup(struct inode *ip)
 {
   acquire(&itable.lock);
@@ -153,7 +213,8 @@ struct inode *idup(struct inode *ip)
   return ip;
 }
 
-/* lock the inode, reading it from disk if needed */
+/* Lock the inode, reading it from disk if needed.  The caller holds a
+ * reference (ref >= 1), which keeps the entry from being reused. */
 void ilock(struct inode *ip)
 {
   if (ip == 0 || ip->ref < 1)
@@ -182,19 +243,24 @@ void iunlock(struct inode *ip)
   releasesleep(&ip->lock);
 }
 
-/* drop a reference; the last reference to an unlinked inode frees it
- * (must be inside a transaction) */
+/* Drop a reference; the last reference to an unlinked inode frees it
+ * (must be inside a transaction, since any iput() may turn out to be
+ * that last one).  The caller must not hold ip->lock. */
 void iput(struct inode *ip)
 {
   acquire(&itable.lock);
   if (ip->ref == 1 && ip->valid && ip->nlink == 0) {
-    /* nobody else can hold the lock: ref == 1 */
+    /* nobody else can hold the lock: ref == 1.  Nor can anyone get a new
+     * reference while we work: nlink == 0 means no directory names the
+     * inode, so no lookup can iget() it, and ialloc() will not hand it
+     * out again before its type is 0 on disk. */
     acquiresleep(&ip->lock);
+    /* itrunc() and iupdate() sleep on buffer locks: not under a spinlock */
     release(&itable.lock);
     itrunc(ip);
     ip->type = 0;
     iupdate(ip);
-    ip->valid = 0;
+    ip->valid = 0; /* the next iget() of this entry reads the disk */
     releasesleep(&ip->lock);
     acquire(&itable.lock);
   }
@@ -202,14 +268,19 @@ void iput(struct inode *ip)
   release(&itable.lock);
 }
 
+/* the common iunlock(ip); iput(ip) */
 void iunlockput(struct inode *ip)
 {
   iunlock(ip);
   iput(ip);
 }
 
-/* disk block of the bn-th block of ip, allocating it if needed; 0 when
- * the disk is full */
+/* Disk block of the bn-th block of ip, allocating it if needed; 0 when
+ * the disk is full.  ip->lock held; inside a transaction if it may
+ * allocate.  The first NDIRECT block numbers are in ip->addrs[], the next
+ * NINDIRECT in the indirect block whose number is ip->addrs[NDIRECT].  A
+ * block allocated here is recorded in ip->addrs[] (the caller's iupdate()
+ * saves it) or in the indirect block (logged here). */
 static uint bmap(struct inode *ip, uint bn)
 {
   uint addr;
@@ -246,7 +317,8 @@ static uint bmap(struct inode *ip, uint bn)
   return 0;
 }
 
-/* free all blocks of ip; ip->lock held */
+/* Free all blocks of ip; ip->lock held; inside a transaction.  Used when
+ * a file is deleted (iput) or opened with O_TRUNC. */
 void itrunc(struct inode *ip)
 {
   for (int i = 0; i < NDIRECT; i++) {
@@ -269,6 +341,7 @@ void itrunc(struct inode *ip)
   iupdate(ip);
 }
 
+/* Copy an inode's metadata for fstat(); ip->lock held. */
 void stati(struct inode *ip, struct stat *st)
 {
   st->dev = ip->dev;
@@ -278,7 +351,10 @@ void stati(struct inode *ip, struct stat *st)
   st->size = ip->size;
 }
 
-/* read n bytes at off into dst (user or kernel address) */
+/* Read n bytes at off into dst (user or kernel address).  ip->lock held.
+ * Returns the bytes read (short at end of file), or -1 if the copy out
+ * failed.  Needs no transaction: it reads only below size, and writei()
+ * never leaves a block below size unallocated, so bmap() only looks up. */
 int readi(struct inode *ip, int user_dst, uintptr dst, uint off, uint n)
 {
   if (off > ip->size || off + n < off)
@@ -302,7 +378,10 @@ int readi(struct inode *ip, int user_dst, uintptr dst, uint off, uint n)
   return tot;
 }
 
-/* write n bytes from src at off; returns bytes written (< n on error) */
+/* Write n bytes from src at off; returns bytes written (< n on error).
+ * ip->lock held, inside a transaction: the caller keeps n small enough
+ * that the blocks written fit in the log (filewrite()).  Writing may
+ * extend the file but cannot start beyond its end (no holes). */
 int writei(struct inode *ip, int user_src, uintptr src, uint off, uint n)
 {
   if (off > ip->size || off + n < off)
@@ -330,12 +409,18 @@ int writei(struct inode *ip, int user_src, uintptr src, uint off, uint n)
   return tot;
 }
 
+/* Directory entry names are at most DIRSIZ bytes and NUL-terminated only
+ * when shorter, hence strncmp. */
 int namecmp(const char *s, const char *t)
 {
   return strncmp(s, t, DIRSIZ);
 }
 
-/* look for name in directory dp; set *poff to the entry's offset */
+/* Look for name in directory dp; set *poff to the entry's offset.
+ * dp->lock held.  The inode found is returned with a reference but not
+ * locked: name may be "." (dp itself, whose lock we hold) or "..", and
+ * locking it here could deadlock; the caller locks it after unlocking dp
+ * if it needs to. */
 struct inode *dirlookup(struct inode *dp, char *name, uint *poff)
 {
   struct dirent de;
@@ -355,7 +440,9 @@ struct inode *dirlookup(struct inode *dp, char *name, uint *poff)
   return 0;
 }
 
-/* add (name, inum) to directory dp */
+/* Add (name, inum) to directory dp: into the first free entry (inum 0),
+ * or appended at the end.  dp->lock held, inside a transaction.  Fails if
+ * name exists.  The caller updates the target's nlink. */
 int dirlink(struct inode *dp, char *name, uint inum)
 {
   struct dirent de;
@@ -378,8 +465,11 @@ int dirlink(struct inode *dp, char *name, uint inum)
   return 0;
 }
 
-/* copy the next path element into name; return the rest of the path,
- * or 0 when there is no element */
+/* Copy the next path element into name; return the rest of the path,
+ * or 0 when there is no element.  E.g. "a/bb/c" gives "a" and returns
+ * "bb/c"; "///a//bb" gives "a" and returns "bb"; "a" gives "a" and
+ * returns ""; "" and "//" return 0.  Elements longer than DIRSIZ are cut
+ * to DIRSIZ bytes, without a NUL, as namecmp() expects. */
 static char *skipelem(char *path, char *name)
 {
   while (*path == '/')
@@ -401,6 +491,21 @@ static char *skipelem(char *path, char *name)
   return path;
 }
 
+/* Look up a path, one element at a time; returns the inode with a
+ * reference, unlocked, or 0.  With nameiparent, return the parent
+ * directory of the last element instead, and copy that element into name
+ * (DIRSIZ bytes).  Must be called inside a transaction, because the
+ * iput()s of the directories passed through may free one that was
+ * removed meanwhile.
+ *
+ * At most one inode lock is held at a time: the directory is unlocked
+ * (iunlockput) before the next element's inode, returned unlocked by
+ * dirlookup(), gets locked at the top of the next round.  Holding the
+ * directory's lock while locking the next inode would deadlock on "."
+ * (the same inode) and could deadlock against a lookup of ".." walking
+ * the other way.  The reference taken by dirlookup() keeps the next inode
+ * in the table in between, though not unchanged: it is re-checked (is it
+ * still a directory?) once locked. */
 static struct inode *namex(char *path, int nameiparent, char *name)
 {
   struct inode *ip, *next;
@@ -432,12 +537,14 @@ static struct inode *namex(char *path, int nameiparent, char *name)
   return ip;
 }
 
+/* the inode of path, with a reference, unlocked; or 0 */
 struct inode *namei(char *path)
 {
   char name[DIRSIZ];
   return namex(path, 0, name);
 }
 
+/* the directory holding the last element of path, which goes to name */
 struct inode *nameiparent(char *path, char *name)
 {
   return namex(path, 1, name);

@@ -15,10 +15,15 @@
 
 extern char end[]; /* first address after the kernel image (kernel.ld) */
 
+/* A free page holds the list link in its own first word: the free list
+ * costs no memory beyond the pages themselves. */
 struct run {
   struct run *next;
 };
 
+/* kmem.lock protects every field: the list, the fresh-page cursor and the
+ * count.  It is a leaf lock: nothing else is taken while it is held, so
+ * kalloc()/kfree() may be called with any other spinlock held. */
 static struct {
   struct spinlock lock;
   struct run *freelist;
@@ -27,6 +32,8 @@ static struct {
   uint nfree;    /* pages on the free list + never used */
 } kmem;
 
+/* No page is written here: the two fresh regions are only recorded, and
+ * kalloc() hands their pages out one by one when the free list is empty. */
 void kinit(void)
 {
   initlock(&kmem.lock, "kmem");
@@ -38,6 +45,9 @@ void kinit(void)
   kmem.nfree = (RAMDISK_BASE - kmem.next_fresh) / PGSIZE + (PHYSTOP - (RAMDISK_BASE + RAMDISK_MAX)) / PGSIZE;
 }
 
+/* Give back the page at pa, which kalloc() returned.  A page outside the
+ * allocator's RAM, inside the RAM disk, or not page-aligned is a kernel
+ * bug, caught here rather than corrupting the list. */
 void kfree(void *pa)
 {
   uintptr a = (uintptr)pa;
@@ -45,7 +55,7 @@ void kfree(void *pa)
       (a >= RAMDISK_BASE && a < RAMDISK_BASE + RAMDISK_MAX))
     panic("kfree %p", pa);
 #if JUNK_FILL
-  memset(pa, 1, PGSIZE);
+  memset(pa, 1, PGSIZE); /* a use after free reads 0x01 bytes, not stale data */
 #endif
   struct run *r = (struct run *)pa;
   acquire(&kmem.lock);
@@ -55,6 +65,11 @@ void kfree(void *pa)
   release(&kmem.lock);
 }
 
+/* One 4 KiB page of physical memory, or 0 when RAM is exhausted.  The
+ * page's contents are undefined (junk on QEMU, whatever RAM held on
+ * LiteX): callers that need zeros memset it themselves.  Because the
+ * kernel maps RAM 1:1, the physical address is also the kernel's
+ * pointer to the page. */
 void *kalloc(void)
 {
   void *p = 0;
@@ -63,6 +78,8 @@ void *kalloc(void)
     p = kmem.freelist;
     kmem.freelist = kmem.freelist->next;
   } else {
+    /* recycled pages first; then the low fresh region, and once it is
+     * used up, jump over the RAM disk to the high one */
     if (kmem.next_fresh >= kmem.limit && kmem.limit == RAMDISK_BASE) {
       kmem.next_fresh = RAMDISK_BASE + RAMDISK_MAX;
       kmem.limit = PHYSTOP;
@@ -82,6 +99,8 @@ void *kalloc(void)
   return p;
 }
 
+/* free pages, for the boot banner and procdump() (read without the lock:
+ * one aligned word, and only a statistic) */
 uint kfreepages(void)
 {
   return kmem.nfree;

@@ -1,9 +1,17 @@
 # stvec while in the kernel: save the caller-saved registers on the
 # current kernel stack, call kerneltrap(), restore them, sret.
 # (tp is not saved: it holds the hart id in the kernel.)
+#
+# Only the caller-saved registers need saving: kerneltrap() is a C
+# function and itself preserves s0..s11 and sp as the calling convention
+# demands.  The interrupted code may have been anywhere, with live values
+# in any temporary, so all of ra, t0..t6 and a0..a7 (and gp) are kept.
+# The trap cleared sstatus.SIE, so no second interrupt arrives while this
+# frame is being built; if kerneltrap() yields, the frame simply waits on
+# this kernel stack until the thread runs again.
 .globl kerneltrap
 .globl kernelvec
-.align 4
+.align 4                      # stvec's low two bits are its mode: 0, direct
 kernelvec:
     addi sp, sp, -80
     sw ra, 0(sp)

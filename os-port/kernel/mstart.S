@@ -70,6 +70,15 @@ sentry:
 # Machine trap vector.  mscratch points to a 32-word frame (mframe) at the
 # top of the machine stack; regs[n] holds xn.  The C handler runs on the
 # stack below the frame.
+#
+# M-mode traps do not nest: taking one clears mstatus.MIE, and mtrap()
+# never sets it, so one frame is enough.  They can, however, arrive at
+# any point of S-mode or U-mode code -- machine interrupts are taken in
+# lower modes whatever sstatus.SIE says -- so everything is saved,
+# including the temporaries, and the supervisor's stack is not touched.
+# mscratch holds the frame's address while outside M-mode; the swap
+# below trades it for the interrupted sp, and it is written back before
+# the C code so that it is right again for the next trap.
 .align 4
 .globl mtrapvec
 mtrapvec:
@@ -139,7 +148,7 @@ mtrapvec:
     lw x29, 116(sp)
     lw x30, 120(sp)
     lw x31, 124(sp)
-    lw sp, 8(sp)
+    lw sp, 8(sp)              # last: sp was the frame pointer
     mret
 
 .section .bss

@@ -24,6 +24,9 @@
 extern char mtrapvec[], sentry[];
 extern uint32 mframe[];
 
+/* M-mode data, touched only in machine mode.  No lock protects it: M-mode
+ * traps do not nest (mstatus.MIE is off in mtrap()) and there is one
+ * hart; S-mode reaches it only through the SBI calls below. */
 static uint32 irq_pending;   /* lines taken by M-mode, not yet claimed */
 static uint64 last_deadline; /* the last timer compare value set */
 /* statistics, read with SBI_STATS */
@@ -64,6 +67,9 @@ static void mpanic(const char *why, uint32 *regs)
     ;
 }
 
+/* Set up machine mode and drop to S-mode at sentry (mstart.S), with
+ * paging off and S-mode interrupts disabled.  What is delegated goes
+ * straight to the kernel's stvec; the rest comes here. */
 void mstart(void)
 {
   uint32 x = CSR_READ(mstatus);
@@ -79,6 +85,9 @@ void mstart(void)
                          (1u << CAUSE_MISALIGNED_LOAD) | (1u << CAUSE_MISALIGNED_STORE) |
                          (1u << CAUSE_USER_ECALL) | (1u << CAUSE_FETCH_PAGE_FAULT) |
                          (1u << CAUSE_LOAD_PAGE_FAULT) | (1u << CAUSE_STORE_PAGE_FAULT));
+  /* the S-level interrupts, which M-mode raises by setting their mip
+   * bits, go to S-mode; the M-level timer and external interrupts stay
+   * here */
   CSR_WRITE(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP);
   CSR_WRITE(mtvec, (uintptr)mtrapvec);
   CSR_WRITE(mscratch, (uintptr)mframe);
@@ -91,7 +100,11 @@ void mstart(void)
     ;
 }
 
-/* Deliver the current exception to S-mode as if medeleg had delegated it. */
+/* Deliver the current exception to S-mode as if medeleg had delegated it:
+ * do by hand what the hardware does on a delegated trap (scause, sepc,
+ * stval, SPP from the previous mode, SPIE from SIE, SIE off), then mret
+ * to the kernel's stvec in S-mode.  A trap from M-mode itself is a bug in
+ * this layer. */
 static void redirect_to_s(uint32 *regs, uint32 cause, uint32 tval)
 {
   uint32 ms = CSR_READ(mstatus);
@@ -210,11 +223,16 @@ void mtrap(uint32 *regs)
   if (cause & CAUSE_INTR) {
     switch (cause & ~CAUSE_INTR) {
     case IRQ_MTI:
+      /* Pass the tick on as STIP.  MTIE goes off because the machine
+       * timer interrupt stays pending until the compare register moves:
+       * the kernel's next SBI_SET_TIMER* moves it and unmasks MTIE. */
       mstats[MSTAT_MTI]++;
       CSR_SET(mip, MIP_STIP);
       CSR_CLEAR(mie, MIE_MTIE);
       return;
     case IRQ_MEI:
+      /* the lines are masked by the claim until SBI_IRQ_COMPLETE, so the
+       * level-triggered interrupt does not come straight back */
       mstats[MSTAT_MEI]++;
       irq_pending |= mplat_irq_claim();
       CSR_SET(mip, MIP_SSIP);

@@ -1,3 +1,12 @@
+/* Pipes: a PIPESIZE-byte ring buffer between a read end and a write end,
+ * each a struct file (FD_PIPE).
+ *
+ * pi->lock protects every field, and is the condition lock of both
+ * sleeps: a reader waits on &pi->nread for data or for the writer to
+ * close; a writer waits on &pi->nwrite for room or for the reader to
+ * close.  Each side wakes the other's channel after it has made progress.
+ * killed() takes p->lock under pi->lock, which keeps to the lock order
+ * (a condition lock before p->lock). */
 #include "types.h"
 #include "riscv.h"
 #include "defs.h"
@@ -10,15 +19,22 @@
 
 #define PIPESIZE 512
 
+/* nread and nwrite count all bytes ever read and written; they are not
+ * reduced modulo PIPESIZE, so the pipe is empty when they are equal and
+ * full when nwrite == nread + PIPESIZE, and byte i lives at
+ * data[i % PIPESIZE].  Unsigned wrap-around keeps this right, since
+ * PIPESIZE divides 2^32. */
 struct pipe {
   struct spinlock lock;
   char data[PIPESIZE];
-  uint nread;
-  uint nwrite;
-  int readopen;
-  int writeopen;
+  uint nread;    /* bytes read */
+  uint nwrite;   /* bytes written */
+  int readopen;  /* the read end is still open */
+  int writeopen; /* the write end is still open */
 };
 
+/* A new pipe: *f0 is its read end, *f1 its write end.  The struct pipe
+ * takes a whole page from kalloc(). */
 int pipealloc(struct file **f0, struct file **f1)
 {
   struct pipe *pi = 0;
@@ -49,6 +65,10 @@ bad:
   return -1;
 }
 
+/* Close one end (from fileclose(), on the last reference to that end),
+ * waking whoever waits on the other end so that it sees the close: a
+ * reader then gets end of file, a writer an error.  The pipe is freed
+ * when both ends are closed. */
 void pipeclose(struct pipe *pi, int writable)
 {
   acquire(&pi->lock);
@@ -67,6 +87,10 @@ void pipeclose(struct pipe *pi, int writable)
   }
 }
 
+/* Write n bytes from the user address addr, sleeping while the pipe is
+ * full; returns the bytes written (n unless the copy failed part way),
+ * or -1.  copyin() under pi->lock is allowed: it neither sleeps nor
+ * faults (vm.c). */
 int pipewrite(struct pipe *pi, uintptr addr, int n)
 {
   int i = 0;
@@ -78,6 +102,7 @@ int pipewrite(struct pipe *pi, uintptr addr, int n)
       return -1;
     }
     if (pi->nwrite == pi->nread + PIPESIZE) {
+      /* full: let the reader drain it, and wait for room */
       wakeup(&pi->nread);
       sleep(&pi->nwrite, &pi->lock);
     } else {
@@ -103,6 +128,9 @@ int pipewrite(struct pipe *pi, uintptr addr, int n)
   return i;
 }
 
+/* Read up to n bytes into the user address addr.  Sleeps only while the
+ * pipe is empty and the write end open; returns what is there (0 at end
+ * of file), or -1. */
 int piperead(struct pipe *pi, uintptr addr, int n)
 {
   struct proc *pr = myproc();
@@ -131,7 +159,7 @@ int piperead(struct pipe *pi, uintptr addr, int n)
     pi->nread += chunk;
     i += chunk;
   }
-  wakeup(&pi->nwrite);
+  wakeup(&pi->nwrite); /* there is room now */
   release(&pi->lock);
   return i;
 }

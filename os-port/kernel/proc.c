@@ -1,4 +1,23 @@
-/* Processes, scheduling, sleep/wakeup, fork/exit/wait/kill. */
+/* Processes, scheduling, sleep/wakeup, fork/exit/wait/kill.
+ *
+ * The locks of this file, in the order they may nest:
+ *   wait_lock  -> p->lock (of any process) -> pid_lock
+ *
+ *   p->lock    protects the fields of struct proc marked so in proc.h
+ *              (state, chan, killed, xstate, pid).  It is also the lock
+ *              that travels through a context switch: a process gives up
+ *              the CPU by calling sched() with its p->lock held, and the
+ *              lock is released on the other side, by the scheduler or by
+ *              the next process (see scheduler() and sched()).
+ *   wait_lock  protects every p->parent, and is the condition lock of a
+ *              parent sleeping in wait(): an exiting child does its
+ *              wakeup() under it, so the wakeup cannot fall between the
+ *              parent's scan of its children and its sleep.
+ *   pid_lock   protects nextpid only.
+ *
+ * A process switches between its own kernel thread and the per-hart
+ * scheduler thread with swtch(); there is never a direct switch from one
+ * process to another. */
 #include "types.h"
 #include "param.h"
 #include "memlayout.h"
@@ -13,7 +32,7 @@ struct proc proc[NPROC];
 struct proc *initproc;
 
 static int nextpid = 1;
-static struct spinlock pid_lock;
+static struct spinlock pid_lock; /* for nextpid */
 /* protects p->parent and keeps wakeups of parents in wait() from being
  * lost; always taken before any p->lock */
 static struct spinlock wait_lock;
@@ -22,7 +41,13 @@ extern char trampoline[];
 static void freeproc(struct proc *p);
 static void forkret(void);
 
-/* one kernel stack per process slot, with an unmapped guard page below */
+/* One kernel stack per process slot, with an unmapped guard page below.
+ * KSTACK(i) steps down two pages per slot and only the upper page of each
+ * pair is mapped: a kernel stack that overflows runs into the unmapped
+ * page and faults instead of silently overwriting the stack of the slot
+ * below.  Called once, on the kernel page table,
+ * before paging is turned on; the stacks stay mapped for ever and are
+ * reused by whichever process takes the slot. */
 void proc_mapstacks(pagetable_t kpt)
 {
   for (int i = 0; i < NPROC; i++) {
@@ -45,17 +70,26 @@ void procinit(void)
   }
 }
 
-/* interrupts must be off while the answer is used */
+/* The hart's number, kept in tp: set at boot (mstart.S, main()), and
+ * restored from the trapframe by uservec because user code may use tp
+ * for anything.
+ * Interrupts must be off while the answer is used: with interrupts on, a
+ * timer tick could reschedule the process, on SMP onto another hart. */
 int cpuid(void)
 {
   return r_tp();
 }
 
+/* This hart's struct cpu; the same rule as for cpuid(). */
 struct cpu *mycpu(void)
 {
   return &cpus[cpuid()];
 }
 
+/* The process running on this hart, or 0 in the scheduler.  push_off()
+ * makes the read of mycpu()->proc happen on the hart that was asked;
+ * the answer stays right afterwards, because a process that moves
+ * moves with its own struct proc. */
 struct proc *myproc(void)
 {
   push_off();
@@ -73,7 +107,10 @@ static int allocpid(void)
 }
 
 /* Find an UNUSED slot and prepare it to run in the kernel (forkret).
- * Returns with p->lock held, or 0. */
+ * Returns with p->lock held, or 0.  The lock is kept so that nobody
+ * (the scheduler, wait(), kill()) looks at the half-built process; the
+ * state USED keeps other allocproc() calls off the slot and the scheduler
+ * away until the caller makes it RUNNABLE. */
 static struct proc *allocproc(void)
 {
   struct proc *p;
@@ -92,13 +129,17 @@ found:
     release(&p->lock);
     return 0;
   }
+  /* The first swtch() to this process "returns" to forkret() on the top
+   * of the slot's kernel stack. */
   memset(&p->context, 0, sizeof(p->context));
   p->context.ra = (uintptr)forkret;
   p->context.sp = p->kstack + PGSIZE;
   return p;
 }
 
-/* p->lock held */
+/* Give back everything a process slot owns and mark it UNUSED.  p->lock
+ * held.  Open files and cwd are gone already (exit() closed them); the
+ * kernel stack stays mapped for the slot's next user. */
 static void freeproc(struct proc *p)
 {
   if (p->trapframe)
@@ -117,7 +158,10 @@ static void freeproc(struct proc *p)
   p->state = UNUSED;
 }
 
-/* A user page table with only the trampoline and the trapframe. */
+/* A user page table with only the trampoline and the trapframe, the two
+ * pages uservec/userret need at fixed addresses at the top of every user
+ * address space.  Neither has PTE_U: user code cannot read or change
+ * them, but the kernel-mode trampoline code can. */
 pagetable_t proc_pagetable(struct proc *p)
 {
   pagetable_t pt = uvmcreate();
@@ -135,6 +179,9 @@ pagetable_t proc_pagetable(struct proc *p)
   return pt;
 }
 
+/* Undo proc_pagetable() and free the user memory [USERBASE, sz).  The
+ * trampoline is shared and the trapframe is freed by freeproc(), so those
+ * two are only unmapped. */
 void proc_freepagetable(pagetable_t pt, uintptr sz)
 {
   uvmunmap(pt, TRAMPOLINE, 1, 0);
@@ -166,7 +213,9 @@ void userinit(void)
   release(&p->lock);
 }
 
-/* grow or shrink user memory by n bytes */
+/* Grow or shrink user memory by n bytes (sbrk).  Only the process itself
+ * changes its sz and page table, so no lock is needed.  Growth may not
+ * wrap around or reach the trapframe; shrinking stops at USERBASE. */
 int growproc(int n)
 {
   struct proc *p = myproc();
@@ -186,6 +235,9 @@ int growproc(int n)
   return 0;
 }
 
+/* Create a child that is a copy of the calling process: memory, registers,
+ * open files and cwd.  Returns the child's pid to the parent; the child
+ * starts in forkret() and returns 0 to user space. */
 int fork(void)
 {
   struct proc *p = myproc();
@@ -206,12 +258,15 @@ int fork(void)
   np->cwd = idup(p->cwd);
   safestrcpy(np->name, p->name, sizeof(p->name));
   int pid = np->pid;
+  /* np->lock is let go before wait_lock is taken, as wait_lock comes first
+   * in the lock order.  The child is still USED, so nobody runs it yet. */
   release(&np->lock);
 
   acquire(&wait_lock);
   np->parent = p;
   release(&wait_lock);
 
+  /* only now, with its parent set, may the child run (and exit) */
   acquire(&np->lock);
   np->state = RUNNABLE;
   release(&np->lock);
@@ -221,7 +276,8 @@ int fork(void)
   return pid;
 }
 
-/* give p's children to init; wait_lock held */
+/* Give p's children to init; wait_lock held.  init may already have
+ * one of them as a zombie to collect, hence the wakeup. */
 static void reparent(struct proc *p)
 {
   for (struct proc *pp = proc; pp < &proc[NPROC]; pp++) {
@@ -232,6 +288,9 @@ static void reparent(struct proc *p)
   }
 }
 
+/* Terminate the calling process; never returns.  The process becomes a
+ * ZOMBIE that keeps its slot (and its memory, freed by freeproc()) until
+ * its parent collects the status in wait(). */
 void exit(int status)
 {
   struct proc *p = myproc();
@@ -243,11 +302,15 @@ void exit(int status)
       p->ofile[fd] = 0;
     }
   }
+  /* iput() may free the inode on disk: it needs a transaction */
   begin_op();
   iput(p->cwd);
   end_op();
   p->cwd = 0;
 
+  /* wait_lock, then p->lock: the order wait() uses as well.  The parent
+   * may be woken before we are a ZOMBIE, but it cannot scan its children
+   * until we release wait_lock, and by then the state is ZOMBIE. */
   acquire(&wait_lock);
   reparent(p);
   wakeup(p->parent);
@@ -255,11 +318,21 @@ void exit(int status)
   p->xstate = status;
   p->state = ZOMBIE;
   release(&wait_lock);
+  /* Still holding p->lock: the parent's wait() needs it to free this slot,
+   * and gets it only after the scheduler has switched off this kernel
+   * stack and released it. */
   sched();
   panic("zombie exit");
 }
 
-/* Wait for a child to exit; copy its status to addr (if not 0). */
+/* Wait for a child to exit; copy its status to addr (if not 0).  Returns
+ * the child's pid, or -1 if there are no children, the copy fails, or
+ * the caller was killed.
+ *
+ * wait_lock is held for the whole scan and is the condition lock of the
+ * sleep: exit() wakes the parent under wait_lock, so a child that exits
+ * after the scan but before the sleep still wakes us.  pp->parent is read
+ * under wait_lock (which protects it) and pp->state under pp->lock. */
 int wait(uintptr addr)
 {
   struct proc *p = myproc();
@@ -272,6 +345,8 @@ int wait(uintptr addr)
       acquire(&pp->lock);
       havekids = 1;
       if (pp->state == ZOMBIE) {
+        /* copyout() does not sleep or fault (it walks the page table by
+         * software), so it is allowed with spinlocks held */
         int pid = pp->pid;
         if (addr != 0 && copyout(p->pagetable, addr, &pp->xstate, sizeof(pp->xstate)) < 0) {
           release(&pp->lock);
@@ -289,11 +364,22 @@ int wait(uintptr addr)
       release(&wait_lock);
       return -1;
     }
-    sleep(p, &wait_lock);
+    sleep(p, &wait_lock); /* the channel is our own proc: see exit() */
   }
 }
 
-/* Per-CPU scheduler loop: pick a RUNNABLE process and swtch to it. */
+/* Per-CPU scheduler loop: pick a RUNNABLE process and swtch to it.
+ * Never returns.
+ *
+ * The hand-off of p->lock: the scheduler acquires p->lock, marks p
+ * RUNNING and swtch()es to it; the process resumes either in forkret()
+ * (first run) or on return from its own swtch() in sched(), and in both
+ * cases releases p->lock itself.  When the process gives the CPU back it
+ * takes p->lock again, changes its state and calls sched(), whose swtch()
+ * lands here, right after ours, with p->lock held: the scheduler releases
+ * it.  So between the state change and the completed switch, p->lock is
+ * held throughout, and no other hart can pick p while it is still running
+ * on its kernel stack. */
 void scheduler(void)
 {
   struct cpu *c = mycpu();
@@ -316,6 +402,8 @@ void scheduler(void)
       release(&p->lock);
     }
     if (!found) {
+      /* nothing to run: idle until an interrupt (at worst the next tick)
+       * wakes somebody */
       intr_on();
       asm volatile("wfi");
     }
@@ -323,7 +411,14 @@ void scheduler(void)
 }
 
 /* Switch to the scheduler.  Caller holds exactly p->lock and has changed
- * p->state. */
+ * p->state.  Any other lock held here would stay held while other
+ * processes run, hence the noff check; interrupts are off because p->lock
+ * is held.
+ *
+ * intena belongs to this kernel thread, not to the hart: it says whether
+ * interrupts were on before the thread's push_off, and is saved across
+ * the switch because the scheduler and other processes change
+ * mycpu()->intena in between. */
 void sched(void)
 {
   struct proc *p = myproc();
@@ -340,6 +435,7 @@ void sched(void)
   mycpu()->intena = intena;
 }
 
+/* Give up the CPU for one scheduling round (timer tick). */
 void yield(void)
 {
   struct proc *p = myproc();
@@ -353,6 +449,7 @@ void yield(void)
 static void forkret(void)
 {
   static int first = 1;
+  /* held since the scheduler picked us (see scheduler()) */
   release(&myproc()->lock);
   if (first) {
     /* the file system must be initialised from a process context
@@ -363,18 +460,32 @@ static void forkret(void)
   usertrapret();
 }
 
-/* Atomically release lk and sleep on chan; reacquire lk when woken. */
+/* Atomically release lk and sleep on chan; reacquire lk when woken.
+ *
+ * The protocol: the sleeper tests its condition while holding the
+ * condition lock lk, and calls sleep() without letting go of it; whoever
+ * makes the condition true does so with lk held and then calls
+ * wakeup(chan).  A wakeup therefore cannot be lost: sleep() takes p->lock
+ * before it releases lk, and wakeup() needs p->lock to look at p, so a
+ * waker either runs entirely before the sleeper's test (which then sees
+ * the condition true) or finds p already SLEEPING on chan.
+ *
+ * A wakeup only says that the condition may have changed: callers loop
+ * and test again, since another process may have consumed it first, and
+ * kill() also wakes sleepers.  chan is any address both sides agree on;
+ * it is never dereferenced. */
 void sleep(void *chan, struct spinlock *lk)
 {
   struct proc *p = myproc();
   acquire(&p->lock);
-  release(lk);
+  release(lk); /* wakeup() cannot look at p while we hold p->lock */
   p->chan = chan;
   p->state = SLEEPING;
   sched();
+  /* woken: the scheduler gave us the CPU with p->lock held */
   p->chan = 0;
   release(&p->lock);
-  acquire(lk);
+  acquire(lk); /* after p->lock is gone: lk comes before p->lock */
 }
 
 /* Wake every process sleeping on chan; caller holds the condition lock.
@@ -387,6 +498,7 @@ void wakeup(void *chan)
   for (struct proc *p = proc; p < &proc[NPROC]; p++) {
     if (__atomic_load_n(&p->state, __ATOMIC_RELAXED) == UNUSED)
       continue;
+    /* the caller is running, so it is not asleep on chan */
     if (p != me) {
       acquire(&p->lock);
       if (p->state == SLEEPING && p->chan == chan)
@@ -396,6 +508,12 @@ void wakeup(void *chan)
   }
 }
 
+/* Mark the process pid as killed.  It does not die here: it exits the
+ * next time it is in usertrap() (on its next system call, interrupt or
+ * fault), and a sleeper is made RUNNABLE so that its wait loop can see
+ * killed() and give up (wait(), pipes, the console read, sys_sleep).
+ * Sleeps on disk buffers or inodes do not check it, so they finish the
+ * operation first, which keeps the file system consistent. */
 int kill(int pid)
 {
   for (struct proc *p = proc; p < &proc[NPROC]; p++) {
@@ -427,7 +545,8 @@ int killed(struct proc *p)
   return k;
 }
 
-/* copy to a user address (user_dst) or a kernel address */
+/* Copy to a user address (user_dst) or a kernel address: readi() and the
+ * device read functions serve both the kernel and user buffers. */
 int either_copyout(int user_dst, uintptr dst, void *src, uint len)
 {
   if (user_dst)
@@ -436,6 +555,7 @@ int either_copyout(int user_dst, uintptr dst, void *src, uint len)
   return 0;
 }
 
+/* the other direction, from a user or a kernel address */
 int either_copyin(void *dst, int user_src, uintptr src, uint len)
 {
   if (user_src)

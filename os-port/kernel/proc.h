@@ -1,11 +1,13 @@
 #ifndef XV_PROC_H
 #define XV_PROC_H
-/* callee-saved registers for kernel context switches */
+/* callee-saved registers for kernel context switches (swtch.S); the
+ * layout is the order swtch.S stores them in */
 struct context {
   uint32 ra, sp;
   uint32 s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 };
 
+/* Per-hart state, indexed by the hart id in tp (cpuid()). */
 struct cpu {
   struct proc *proc;      /* process running here, or 0 */
   struct context context; /* swtch() here to enter scheduler() */
@@ -16,7 +18,15 @@ extern struct cpu cpus[NCPU];
 
 /* Per-process page at TRAPFRAME, used by trampoline.S.  The offsets are
  * used by the assembly: the five kernel words, then x1..x31 at
- * TF_X(n) = 16 + 4*n. */
+ * TF_X(n) = 16 + 4*n.
+ *
+ * uservec saves every user register here on a trap from user mode, and
+ * userret loads them back, so the trapframe is the user half of a
+ * process's state while it is in the kernel (syscall arguments are read
+ * from a0..a7 here, and the result is stored into a0).  The kernel_*
+ * words are written by usertrapret() on every return to user space, for
+ * the next uservec: it cannot compute them itself, because it starts on
+ * the user page table with only the trapframe to read from. */
 struct trapframe {
   uint32 kernel_satp;                              /*   0 */
   uint32 kernel_sp;                                /*   4 */
@@ -29,8 +39,12 @@ struct trapframe {
   uint32 t3, t4, t5, t6;                           /* x28..x31 128..140 */
 };
 
+/* UNUSED: free slot.  USED: being set up by allocproc()/fork, not yet
+ * runnable.  ZOMBIE: exited, its status waiting for the parent's wait(). */
 enum procstate { UNUSED, USED, SLEEPING, RUNNABLE, RUNNING, ZOMBIE };
 
+/* Per-process state.  The slots live in proc[NPROC] (proc.c) and are
+ * reused, each with a kernel stack fixed at KSTACK(slot). */
 struct proc {
   struct spinlock lock;
   /* p->lock must be held when using these: */
@@ -41,7 +55,8 @@ struct proc {
   int pid;
   /* wait_lock must be held when using this: */
   struct proc *parent;
-  /* private to the process: */
+  /* private to the process (others may touch them only while it cannot
+   * run, e.g. fork() setting up a USED child, wait() freeing a ZOMBIE): */
   uintptr kstack;
   uintptr sz; /* top of user memory (text+data+stack+heap) */
   pagetable_t pagetable;

@@ -1,5 +1,17 @@
 # swtch(struct context *old, struct context *new)
 # Save the callee-saved registers in *old, load them from *new.
+#
+# This is the whole context switch between kernel threads (a process's
+# kernel thread and a hart's scheduler thread).  swtch is called like any C
+# function, so the caller-saved registers are already saved by the
+# compiler wherever they are still needed; only ra, sp and s0..s11 have to
+# survive.  Loading the new ra and sp and executing `ret` continues the
+# other thread where it called swtch (or, for a new process, at forkret
+# on its fresh stack: allocproc() sets that context up).
+#
+# Always called with interrupts off and the process's p->lock held (see
+# scheduler() and sched() in proc.c); the user registers are not involved:
+# they are in the trapframe since the trap that entered the kernel.
 .globl swtch
 swtch:
     sw ra, 0(a0)

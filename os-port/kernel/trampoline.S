@@ -9,6 +9,18 @@
 #
 # trapframe offsets: kernel_satp 0, kernel_sp 4, kernel_trap 8, epc 12,
 # kernel_hartid 16, then x1..x31 at 16 + 4*n.
+#
+# Why a separate page: stvec must hold an address that is valid both in
+# the user page table (where the trap arrives) and in the kernel page
+# table (which uservec switches to half-way).  The kernel text is not
+# mapped for user processes, so this code lives on its own page, mapped
+# at the same virtual address in both; the instruction after `csrw satp`
+# is then fetched from the same place under either table.
+#
+# The trapframe is at a fixed virtual address in every user page table
+# (without PTE_U, so the user cannot touch it), so uservec can find it
+# with a constant, having no free register to start with.  The kernel
+# reaches the same page through p->trapframe, its physical address.
 
 #define TF 0xFFFFE000
 
@@ -18,6 +30,9 @@ trampoline:
 .align 4
 .globl uservec
 uservec:
+    # User mode, user page table, interrupts off (the trap cleared SIE).
+    # Every register belongs to the user: park a0 in sscratch to get one
+    # to work with.
     csrw sscratch, a0
     li a0, TF
     sw x1, 20(a0)
@@ -53,21 +68,30 @@ uservec:
     csrr t0, sscratch
     sw t0, 56(a0)             # user a0
 
+    # all user registers are saved: load what usertrapret() left for us
     lw sp, 4(a0)              # kernel stack
     lw tp, 16(a0)             # hart id
     lw t0, 8(a0)              # usertrap
     lw t1, 0(a0)              # kernel satp
+    # Switch to the kernel page table.  The first fence orders the stores
+    # above before the switch; the second flushes the user translations
+    # from the TLB, so that nothing below uses a stale user mapping.
     sfence.vma zero, zero
     csrw satp, t1
     sfence.vma zero, zero
+    # usertrap() is mapped only now; it does not return (it ends in
+    # usertrapret(), which comes back through userret)
     jr t0
 
 .globl userret
 userret:
-    # a0: user satp
+    # a0: user satp.  Called by usertrapret() with interrupts off, stvec
+    # already at uservec and sepc/sstatus prepared for the sret below.
     sfence.vma zero, zero
     csrw satp, a0
     sfence.vma zero, zero
+    # from here on only the trampoline and the trapframe are mapped (for
+    # the kernel) along with the user's pages
     li a0, TF
     lw x1, 20(a0)
     lw x2, 24(a0)
@@ -99,5 +123,7 @@ userret:
     lw x29, 132(a0)
     lw x30, 136(a0)
     lw x31, 140(a0)
-    lw a0, 56(a0)
+    lw a0, 56(a0)             # last: it was the base register
+    # to user mode at sepc, with interrupts on (SPP = 0 and SPIE = 1, as
+    # usertrapret() set them)
     sret

@@ -13,6 +13,9 @@
 #include "defs.h"
 #include "khash.h"
 
+/* tickslock protects ticks, and is the condition lock of sys_sleep(),
+ * which sleeps on &ticks; clockintr() takes it in interrupt context,
+ * which is one reason a spinlock holder keeps interrupts off. */
 struct spinlock tickslock;
 uint ticks;
 uint nintr_ssi, nintr_sti;              /* supervisor interrupts taken (procdump) */
@@ -27,6 +30,9 @@ void trapinit(void)
   initlock(&tickslock, "time");
 }
 
+/* Per hart: traps taken in S-mode go to kernelvec from now on, and the
+ * three supervisor interrupt sources are enabled in sie (sstatus.SIE, the
+ * global switch, stays off until the scheduler's intr_on()). */
 void trapinithart(void)
 {
   w_stvec((uintptr)kernelvec);
@@ -65,6 +71,8 @@ static const char *causename(uint32 c)
   }
 }
 
+/* The tick: M-mode turned the machine timer interrupt into STIP (mtrap.c),
+ * and the SBI call below both arms the next deadline and clears STIP. */
 static void clockintr(void)
 {
   acquire(&tickslock);
@@ -78,7 +86,15 @@ static void clockintr(void)
   sbi_set_timer_next(TICK_INTERVAL);
 }
 
-/* 2 for a timer tick, 1 for another device interrupt, 0 if not ours */
+/* 2 for a timer tick, 1 for another device interrupt, 0 if not ours.
+ * Called from usertrap() and kerneltrap() with interrupts still off (the
+ * trap cleared sstatus.SIE), so a handler cannot be interrupted by the
+ * next device interrupt.
+ *
+ * External interrupts reach S-mode indirectly: machine mode takes them,
+ * masks the lines and raises SSIP.  We claim the set of lines, service
+ * each device, and complete them to unmask them; a line that is still
+ * asserted will then interrupt again. */
 static int devintr(void)
 {
   uint32 scause = r_scause();
@@ -112,7 +128,10 @@ static int devintr(void)
   return 0;
 }
 
-/* Traps from user space, entered from uservec. */
+/* Traps from user space, entered from uservec: a system call (ecall),
+ * a device interrupt, or a fault, which kills the process.  Runs on the
+ * process's kernel stack with the kernel page table, and with interrupts
+ * off until the point where they are safe again. */
 void usertrap(void)
 {
   if (r_sstatus() & SSTATUS_SPP)
@@ -120,6 +139,8 @@ void usertrap(void)
   w_stvec((uintptr)kernelvec); /* we are in the kernel now */
 
   struct proc *p = myproc();
+  /* Save sepc in the trapframe: the process may sleep or yield below, and
+   * traps taken meanwhile (by this or other processes) overwrite sepc. */
   p->trapframe->epc = r_sepc();
   int which = 0;
   uint32 scause = r_scause();
@@ -128,6 +149,9 @@ void usertrap(void)
     if (killed(p))
       exit(-1);
     p->trapframe->epc += 4; /* return after the ecall */
+    /* sepc, scause and sstatus are dealt with: an interrupt may now
+     * overwrite them, and a long system call should not hold off the
+     * devices */
     intr_on();
     syscall();
   } else if ((which = devintr()) != 0) {
@@ -140,18 +164,24 @@ void usertrap(void)
   if (killed(p))
     exit(-1);
   if (which == 2)
-    yield();
+    yield(); /* a timer tick: preempt, round robin */
   usertrapret();
 }
 
-/* Return to user space through the trampoline. */
+/* Return to user space through the trampoline.  Also the first entry
+ * into user space of every process (forkret() calls it). */
 void usertrapret(void)
 {
   struct proc *p = myproc();
-  intr_off(); /* until sret: stvec points to user code */
+  /* Off until sret: stvec is about to point at uservec, which expects to
+   * be entered from user mode; an interrupt taken in the kernel from here
+   * on would go there and save kernel registers as if they were the
+   * user's. */
+  intr_off();
   uintptr tramp_uservec = TRAMPOLINE + (uservec - trampoline);
   w_stvec(tramp_uservec);
 
+  /* what uservec will need on the next trap from user space */
   p->trapframe->kernel_satp = r_satp();
   p->trapframe->kernel_sp = p->kstack + PGSIZE;
   p->trapframe->kernel_trap = (uintptr)usertrap;
@@ -163,12 +193,18 @@ void usertrapret(void)
   w_sstatus(x);
   w_sepc(p->trapframe->epc);
 
+  /* userret is called at its address in the trampoline page, not at the
+   * kernel's link address: it switches satp to the user page table, in
+   * which only the TRAMPOLINE mapping of this code exists. */
   uint32 satp = MAKE_SATP(p->pagetable);
   uintptr tramp_userret = TRAMPOLINE + (userret - trampoline);
   ((void (*)(uint32))tramp_userret)(satp);
 }
 
-/* Traps from the kernel: only interrupts are expected. */
+/* Traps from the kernel: only interrupts are expected.  Entered from
+ * kernelvec on whatever kernel stack was in use (a process's, or the
+ * scheduler's boot stack), with interrupts off.  frame points at the
+ * registers kernelvec saved; frame[0] is the interrupted code's ra. */
 void kerneltrap(uint32 *frame)
 {
   uint32 sepc = r_sepc();
@@ -186,6 +222,8 @@ void kerneltrap(uint32 *frame)
   if (which == 0)
     panic("kerneltrap: scause %x (%s) sepc=%p stval=%p", scause, causename(scause), (void *)sepc,
         (void *)r_stval());
+  /* a tick preempts a process in the kernel too; in the scheduler
+   * (myproc() == 0) there is nothing to give up */
   if (which == 2 && myproc() != 0)
     yield();
   /* yield() may have trapped again: restore what sret needs */

@@ -1,7 +1,15 @@
 /* Sv32 virtual memory: two-level page tables with 32-bit PTEs.
  * Every leaf PTE is created with A set (and D when writable) because the
  * VexRiscv MMU faults on A=0 and refuses writes on D=0 instead of
- * updating the bits itself. */
+ * updating the bits itself.
+ *
+ * A page table is one 4 KiB page of 1024 PTEs, for either level; its
+ * physical address is also its kernel pointer, since the kernel maps RAM
+ * 1:1.  There is one kernel page table, shared by all harts and built
+ * once, and one page table per process that maps its user memory plus the
+ * trampoline and trapframe (proc.c).  No lock protects a user page table:
+ * only its own process changes it (sbrk, exec), or fork()/wait() while
+ * the process cannot run. */
 #include "types.h"
 #include "param.h"
 #include "memlayout.h"
@@ -22,6 +30,9 @@ static void kvmmap(pagetable_t kpt, uintptr va, uintptr pa, uintptr sz, int perm
     panic("kvmmap");
 }
 
+/* The kernel's page table: devices, RAM and the RAM disk 1:1 (so that
+ * physical addresses work as pointers after paging is on), the
+ * trampoline at the top, and the kernel stacks below it. */
 static pagetable_t kvmmake(void)
 {
   pagetable_t kpt = (pagetable_t)kalloc();
@@ -54,6 +65,9 @@ void kvminit(void)
   kernel_pagetable = kvmmake();
 }
 
+/* Turn paging on for this hart.  The code keeps running because it is
+ * mapped 1:1; the fences order earlier page-table stores before the switch
+ * and drop any translation cached before it. */
 void kvminithart(void)
 {
   sfence_vma();
@@ -63,7 +77,12 @@ void kvminithart(void)
 
 /* Return the address of the PTE for va, creating the second-level table
  * if alloc is set.  Only the two Sv32 levels exist: level 1 (4 MiB
- * entries, VPN[1]) and level 0 (4 KiB pages, VPN[0]). */
+ * entries, VPN[1]) and level 0 (4 KiB pages, VPN[0]).
+ *
+ * This is the MMU's walk done in software.  The kernel never creates
+ * 4 MiB megapages, so a valid level-1 entry must point to a table.  The
+ * returned PTE may be invalid: callers check PTE_V.  0 means there is no
+ * level-0 table (and alloc was not set, or kalloc() failed). */
 pte_t *walk(pagetable_t pt, uintptr va, int alloc)
 {
   pte_t *pte = &pt[PX(1, va)];
@@ -80,7 +99,10 @@ pte_t *walk(pagetable_t pt, uintptr va, int alloc)
   return &pt[PX(0, va)];
 }
 
-/* Physical address of a user-accessible page, or 0. */
+/* Physical address of a user-accessible page, or 0.  The check for
+ * PTE_U keeps system calls from reaching, on the user's behalf, pages the
+ * user itself may not touch: the trampoline, the trapframe and the stack
+ * guard page. */
 uintptr walkaddr(pagetable_t pt, uintptr va)
 {
   if (va >= MAXUVA)
@@ -91,7 +113,10 @@ uintptr walkaddr(pagetable_t pt, uintptr va)
   return PTE2PA(*pte);
 }
 
-/* Map [va, va+size) to [pa, pa+size).  va and size need not be aligned. */
+/* Map [va, va+size) to [pa, pa+size).  va and size need not be aligned.
+ * Returns -1 if a page-table page cannot be allocated (the pages mapped
+ * so far stay mapped; callers unmap them).  Mapping over a valid PTE is a
+ * kernel bug. */
 int mappages(pagetable_t pt, uintptr va, uintptr size, uintptr pa, int perm)
 {
   if (size == 0)
@@ -115,7 +140,10 @@ int mappages(pagetable_t pt, uintptr va, uintptr size, uintptr pa, int perm)
 }
 
 /* Remove npages of mappings starting at va (page aligned); pages that are
- * not mapped are skipped.  Optionally free the physical memory. */
+ * not mapped are skipped.  Optionally free the physical memory.
+ * (Skipping is needed: sbrk(-n) can leave holes below sz, see uvmcopy.)
+ * No TLB flush here: in the kernel the live table is the kernel's, and
+ * userret fences when it switches to the user table again. */
 void uvmunmap(pagetable_t pt, uintptr va, uint npages, int do_free)
 {
   if (va % PGSIZE)
@@ -132,6 +160,7 @@ void uvmunmap(pagetable_t pt, uintptr va, uint npages, int do_free)
   }
 }
 
+/* an empty user page table, or 0 */
 pagetable_t uvmcreate(void)
 {
   pagetable_t pt = (pagetable_t)kalloc();
@@ -158,7 +187,7 @@ uintptr uvmalloc(pagetable_t pt, uintptr oldsz, uintptr newsz, int xperm)
       uvmdealloc(pt, a, oldsz);
       return 0;
     }
-    memset(mem, 0, PGSIZE);
+    memset(mem, 0, PGSIZE); /* a process never sees another's old data */
     if (mappages(pt, a, PGSIZE, (uintptr)mem, PTE_R | PTE_U | xperm) != 0) {
       kfree(mem);
       uvmdealloc(pt, a, oldsz);
@@ -206,7 +235,9 @@ void uvmfree(pagetable_t pt, uintptr sz)
   freewalk(pt);
 }
 
-/* Copy the user memory of a parent into a child (fork). */
+/* Copy the user memory of a parent into a child (fork): every page is
+ * duplicated (no copy-on-write), with the same permissions.  On failure
+ * the child's pages mapped so far are freed and -1 returned. */
 int uvmcopy(pagetable_t old, pagetable_t new, uintptr sz)
 {
   uintptr va;
@@ -229,7 +260,9 @@ err:
   return -1;
 }
 
-/* Make a page inaccessible to user mode (the stack guard page). */
+/* Make a page inaccessible to user mode (the stack guard page).  It stays
+ * mapped, but user accesses fault and copyin/copyout refuse it, so a
+ * stack overflow cannot run into the data below. */
 void uvmclear(pagetable_t pt, uintptr va)
 {
   pte_t *pte = walk(pt, va, 0);
@@ -239,7 +272,14 @@ void uvmclear(pagetable_t pt, uintptr va)
 }
 
 /* Copy len bytes from kernel src to user dstva.  The destination must be
- * mapped, user-accessible and writable; no wrap-around past 4 GiB. */
+ * mapped, user-accessible and writable; no wrap-around past 4 GiB.
+ *
+ * The user's pointer is never dereferenced: each page is looked up in the
+ * user page table and written through its physical address (mapped 1:1
+ * in the kernel).  So a bad address makes this return -1 instead of
+ * faulting in the kernel, and these copies are safe with spinlocks held.
+ * The checks are per page, as permissions are, and the range check up
+ * front keeps dstva + len from wrapping or reaching the trapframe. */
 int copyout(pagetable_t pt, uintptr dstva, const void *src, uint len)
 {
   const char *s = src;
@@ -248,6 +288,8 @@ int copyout(pagetable_t pt, uintptr dstva, const void *src, uint len)
   while (len > 0) {
     uintptr va0 = PGROUNDDOWN(dstva);
     pte_t *pte = walk(pt, va0, 0);
+    /* PTE_W as well: a user must not get the kernel to write its
+     * read-only text for it */
     if (pte == 0 || (*pte & (PTE_V | PTE_U | PTE_W)) != (PTE_V | PTE_U | PTE_W))
       return -1;
     uintptr pa0 = PTE2PA(*pte);
@@ -262,7 +304,8 @@ int copyout(pagetable_t pt, uintptr dstva, const void *src, uint len)
   return 0;
 }
 
-/* Copy len bytes from user srcva to kernel dst. */
+/* Copy len bytes from user srcva to kernel dst; the same checks as
+ * copyout, except that any user page may be read (walkaddr()). */
 int copyin(pagetable_t pt, void *dst, uintptr srcva, uint len)
 {
   char *d = dst;
@@ -284,7 +327,9 @@ int copyin(pagetable_t pt, void *dst, uintptr srcva, uint len)
   return 0;
 }
 
-/* Copy a NUL-terminated string of at most max bytes from user space. */
+/* Copy a NUL-terminated string of at most max bytes from user space.
+ * Returns 0 when the NUL was copied, -1 if the string is longer than max
+ * or runs into an unmapped or non-user page. */
 int copyinstr(pagetable_t pt, char *dst, uintptr srcva, uint max)
 {
   while (max > 0) {
