@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_DEFS_H
 #define XV_DEFS_H
 struct buf;
@@ -153,7 +154,7 @@ void trapinithart(void);
 extern struct spinlock tickslock;
 void usertrapret(void);
 
-/* uart*.c */
+/* uart.c (and its device half, uart16550.c or uartlitex.c) */
 void uartinit(void);
 void uartintr(void);
 void uartputc(int);

@@ -1,7 +1,7 @@
-/* 16550 UART driver (QEMU virt).  Output goes through a small ring that
- * the transmit-holding-register-empty interrupt drains; input arrives by
- * interrupt (PLIC -> machine mode -> SSIP, see mtrap.c) and goes to the
- * console. */
+/* SPDX-License-Identifier: MIT */
+/* 16550 UART (QEMU virt): the device half of uart.c. Its transmit-holding-
+ * register-empty interrupt drains uart.c's ring; input arrives by interrupt
+ * (PLIC -> machine mode -> SSIP, see mtrap.c). */
 #include "types.h"
 #include "param.h"
 #include "memlayout.h"
@@ -26,16 +26,7 @@
 #define rd(r)         (*REG(r))
 #define wr(r, v)      (*REG(r) = (v))
 
-extern volatile int panicked;
-
-static struct spinlock tx_lock;
-#define TXBUF 32
-static char tx_buf[TXBUF];
-static uint tx_w, tx_r;
-
-static void uartstart(void);
-
-void uartinit(void)
+void uartdev_init(void)
 {
   wr(IER, 0);
   wr(LCR, LCR_DLAB);
@@ -44,62 +35,28 @@ void uartinit(void)
   wr(LCR, 3);    /* 8 bits, no parity, one stop bit */
   wr(FCR, 0x07); /* enable and clear FIFOs */
   wr(IER, IER_RX | IER_TX);
-  initlock(&tx_lock, "uart");
 }
 
-/* buffered output for write(); sleeps while the ring is full */
-void uartputc(int c)
+int uartdev_txready(void)
 {
-  acquire(&tx_lock);
-  if (panicked)
-    for (;;)
-      ;
-  while (tx_w == tx_r + TXBUF)
-    sleep(&tx_r, &tx_lock);
-  tx_buf[tx_w++ % TXBUF] = c;
-  uartstart();
-  release(&tx_lock);
+  return (rd(LSR) & LSR_THR_EMPTY) != 0;
 }
 
-/* polled output for printf and echo; usable with interrupts off */
-void uartputc_sync(int c)
+void uartdev_tx(int c)
 {
-  push_off();
-  while ((rd(LSR) & LSR_THR_EMPTY) == 0)
-    ;
   wr(THR, c);
-  pop_off();
 }
 
-/* move characters from the ring to the UART; tx_lock held */
-static void uartstart(void)
-{
-  while (tx_w != tx_r) {
-    if ((rd(LSR) & LSR_THR_EMPTY) == 0)
-      return; /* the THRE interrupt will call us again */
-    int c = tx_buf[tx_r++ % TXBUF];
-    wakeup(&tx_r);
-    wr(THR, c);
-  }
-}
-
-static int uartgetc(void)
+int uartdev_rx(void)
 {
   if (rd(LSR) & LSR_RX_READY)
     return rd(RHR);
   return -1;
 }
 
-void uartintr(void)
+/* reading IIR acknowledges a "transmit holding register empty" interrupt;
+ * a receive interrupt goes away as RHR is read empty */
+void uartdev_ack(void)
 {
-  (void)rd(IIR); /* acknowledge a THRE interrupt */
-  for (;;) {
-    int c = uartgetc();
-    if (c < 0)
-      break;
-    consoleintr(c);
-  }
-  acquire(&tx_lock);
-  uartstart();
-  release(&tx_lock);
+  (void)rd(IIR);
 }
