@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Console: line-buffered input from the UART (with ^H, ^U, ^D, ^P) and
  * output to the UART.  Reads and writes reach it through devsw[CONSOLE]. */
 #include "types.h"
@@ -26,6 +27,16 @@ void consputc(int c)
   }
 }
 
+/* The input line editor. buf is a ring indexed by r <= w <= e, which only
+ * grow (the slot is the index modulo INPUT_BUF): [r, w) are complete lines
+ * a reader may take, [w, e) the line being typed, which ^H and ^U edit and
+ * which becomes readable (w = e) at a newline, a ^D or a full buffer.
+ * cons.lock protects all of it. consoleintr runs in the UART interrupt and
+ * takes the lock there: that is safe because acquire() turns interrupts off
+ * on this CPU, so no reader holding it can be interrupted by the console.
+ * A reader sleeps on &cons.r with the lock held until w moves; consoleintr
+ * moves w and calls wakeup under the same lock, so the wakeup cannot fall
+ * between the reader's test and its sleep. */
 #define INPUT_BUF 128
 static struct {
   struct spinlock lock;
@@ -35,6 +46,8 @@ static struct {
   uint e; /* edit index */
 } cons;
 
+/* write(): byte by byte into the UART's ring, which may sleep while it is
+ * full (uart.c); no console lock is needed for output */
 static int consolewrite(int user_src, uintptr src, int n)
 {
   int i;
@@ -47,6 +60,8 @@ static int consolewrite(int user_src, uintptr src, int n)
   return i;
 }
 
+/* read(): up to n bytes, at most one line; sleeps until a line is complete.
+ * A killed process stops waiting (its read returns -1). */
 static int consoleread(int user_dst, uintptr dst, int n)
 {
   int want = n;
