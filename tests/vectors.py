@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """NIST CAVP ``.rsp`` test-vector reader for the hash-engine tests.
 
 The vectors come from the installed ``cryptography_vectors`` package, which ships

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffer cache: NBUF cached disk blocks, LRU order, one sleep-lock each.
  *
  * The cache does two jobs: it keeps recently used blocks in memory (here

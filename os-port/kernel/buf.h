@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_BUF_H
 #define XV_BUF_H
 /* A cached disk block (bio.c says which lock protects which field). */

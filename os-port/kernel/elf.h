@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ELF32 headers */
 #ifndef XV_ELF_H
 #define XV_ELF_H

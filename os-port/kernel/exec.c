@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exec: replace the user image with an ELF32 program from the file system.
  * User layout: [USERBASE: segments][guard page][stack (USERSTACK pages)]
  * then the heap grows upward from p->sz. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_FCNTL_H
 #define XV_FCNTL_H
 #define O_RDONLY 0x000

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open-file table: files are inodes, pipes or devices.
  *
  * A struct file is what a file descriptor points to.  Several descriptors

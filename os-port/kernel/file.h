@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_FILE_H
 #define XV_FILE_H
 struct file {

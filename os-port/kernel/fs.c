@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File system: blocks, inodes, directories, path names (xv6 format).
  *
  * Layers, from the bottom: the buffer cache (bio.c) and the log (log.c)

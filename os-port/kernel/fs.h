@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* On-disk file system format, identical to xv6-riscv's (all fields are
  * 32-bit or smaller, so the 64-bit and 32-bit layouts agree). */
 #ifndef XV_FS_H

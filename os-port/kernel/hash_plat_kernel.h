@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hash library's shim for the xv6 kernel: the platform half of
  * firmware/libhash/driver/hash.c (contract in docs/driver-api.md; the functions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A hash context as a file (hashopen(alg, provider), docs/hash-syscall.md):
  * write = update, the first read = final, then end of file; closing the last

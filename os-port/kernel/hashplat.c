@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hash library's platform half for the xv6 kernel (the functions that
  * kernel/hash_plat_kernel.h declares), and the engines' interrupt:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 # The first user program: exec("/init", {"/init", 0}); exit if it fails.
 # Linked at USERBASE (0x1000) and copied into the first process by
 # userinit(); it must be position independent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Physical page allocator.
  *
  * Free pages come from two places: a list of pages that were freed, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 # stvec while in the kernel: save the caller-saved registers on the
 # current kernel stack, call kerneltrap(), restore them, sret.
 # (tp is not saved: it holds the hart id in the kernel.)

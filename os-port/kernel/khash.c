@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hashing as a kernel service (docs/hash-syscall.md): the provider policy
  * and hash(alg, provider, buf, len, out, outlen), the one-shot digest of a

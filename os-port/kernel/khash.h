@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hashing in the kernel (docs/hash-syscall.md): one header for its files,
  * each with one job:
  *   hashplat.c    the hash library's platform half, the engines' interrupt

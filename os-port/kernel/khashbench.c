@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hashing timed in kernel space: khashbench(alg, provider, count, size,
  * &elapsed) and, with BOOT_HASHBENCH=1, seed 000's boot-time Listing 9. The

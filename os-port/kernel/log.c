@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Write-ahead log for crash-safe file-system updates (group commit).
  * On disk: a header block with the count and the home block numbers,
  * then the logged copies.  A transaction is begin_op() ... end_op().

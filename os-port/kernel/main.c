@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Supervisor-mode kernel entry (from sentry in mstart.S). */
 #include "types.h"
 #include "param.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Physical and virtual memory layout.
  *
  * Physical (per platform, see plat_*.h):

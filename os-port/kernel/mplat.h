@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine-mode platform hooks (mplat_qemu.c / mplat_litex.c). */
 #ifndef XV_MPLAT_H
 #define XV_MPLAT_H

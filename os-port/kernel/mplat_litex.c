@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine-mode platform code for LiteX + VexRiscv `linux`.
  *  - timer: LiteX VexRiscvTimer CSRs (cpu_timer_*).  Writing LATCH copies
  *    the running counter into TIME and TIME_CMP into the comparator; 64-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine-mode platform code for QEMU virt: CLINT timer, PLIC context 0
  * (hart 0, machine mode), 16550 for polled output, sifive_test poweroff. */
 #include "types.h"

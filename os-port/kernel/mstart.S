@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 # Machine-mode entry (both platforms).  QEMU (-bios none) and the LiteX
 # BIOS both jump here, at the start of RAM, in machine mode.
 #

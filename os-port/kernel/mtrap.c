@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The machine-mode layer: a minimal SBI-like monitor shared by both
  * platforms.
  *

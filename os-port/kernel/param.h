@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_PARAM_H
 #define XV_PARAM_H
 #define NPROC       64                /* maximum number of processes */

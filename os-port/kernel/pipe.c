@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pipes: a PIPESIZE-byte ring buffer between a read end and a write end,
  * each a struct file (FD_PIPE).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_PLAT_H
 #define XV_PLAT_H
 #if defined(PLATFORM_QEMU)

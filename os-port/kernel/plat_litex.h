@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LiteX SoC with VexRiscv `linux` (see docs/xv6.md). Everything that differs
  * between HashSoCs (CSR addresses, interrupts, the timebase, the RAM) comes from
  * the SoC's own generated headers: the Makefile refuses to build without them,

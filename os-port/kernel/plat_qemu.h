@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* QEMU `virt` machine (qemu-system-riscv32 -machine virt -bios none). */
 #ifndef XV_PLAT_QEMU_H
 #define XV_PLAT_QEMU_H

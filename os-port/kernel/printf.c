@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel formatted output: %d %u %x %p %s %c %%, and the ll prefix
  * (%lld %llu %llx) for 64-bit values (%l alone is 32-bit on RV32). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Processes, scheduling, sleep/wakeup, fork/exit/wait/kill.
  *
  * The locks of this file, in the order they may nest:

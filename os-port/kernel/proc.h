@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_PROC_H
 #define XV_PROC_H
 /* callee-saved registers for kernel context switches (swtch.S); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RAM disk: the file-system image lives in RAM at RAMDISK_BASE, put there
  * by the loader (QEMU -device loader, LiteX --ram-init, litex_term --images).
  * Same driver on every platform; the disk is not persistent across boots.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RV32 privileged-architecture helpers (Sv32, 32-bit CSRs). */
 #ifndef XV_RISCV_H
 #define XV_RISCV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interface between the supervisor kernel and our machine-mode layer
  * (mtrap.c): `ecall` from S-mode with the function number in a7, arguments
  * in a0/a1, result in a0.  Modelled on the legacy SBI calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Long-term locks that let the holder sleep (for inodes and buffers).
  *
  * A sleep-lock is held across disk work and copies to and from user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_SLEEPLOCK_H
 #define XV_SLEEPLOCK_H
 struct sleeplock {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Is this the SoC the kernel was built for?
  *
  * The kernel is compiled against one LiteX SoC's generated headers: the engines' register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mutual-exclusion spin locks (single hart today, but written for SMP).
  *
  * A spinlock is for short critical sections that never sleep.  The rules

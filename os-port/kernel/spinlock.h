@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_SPINLOCK_H
 #define XV_SPINLOCK_H
 struct spinlock {

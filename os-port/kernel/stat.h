@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_STAT_H
 #define XV_STAT_H
 #define T_DIR    1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "types.h"
 
 void *memset(void *dst, int c, uint n)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 # swtch(struct context *old, struct context *new)
 # Save the callee-saved registers in *old, load them from *new.
 #

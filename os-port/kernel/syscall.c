@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* System call dispatch and argument fetching.  Arguments are in the saved
  * user registers a0..a5, the number in a7, the result goes to a0. */
 #include "types.h"

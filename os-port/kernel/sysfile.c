@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File-system system calls: argument checking, then file.c / fs.c. */
 #include "types.h"
 #include "riscv.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hashing system calls (docs/hash-syscall.md). As everywhere in xv6,
  * a sys_ function only fetches its arguments; the work is in khash.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "types.h"
 #include "riscv.h"
 #include "param.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 # The trampoline page, mapped at TRAMPOLINE (0xFFFFF000) in the kernel
 # page table and in every user page table (without PTE_U), so that the
 # code keeps running across the satp switch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Supervisor traps: from user space (via the trampoline) and from the
  * kernel (kernelvec).  Device interrupts arrive as
  *   - supervisor timer interrupts (STIP raised by machine mode), and

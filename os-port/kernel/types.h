@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Basic fixed-width types for the RV32 port.  Everything that holds an
  * address is a uintptr (32 bits here); uint64 is only used for values
  * that really are 64-bit (the time counter, 64-bit divisions). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sv32 virtual memory: two-level page tables with 32-bit PTEs.
  * Every leaf PTE is created with A set (and D when writable) because the
  * VexRiscv MMU faults on A=0 and refuses writes on D=0 instead of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mkfs: build an xv6 file-system image on the host.
  *   mkfs fs.img file...
  * Each file is copied into the root directory under its base name, with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: gensyscalls.sh syscalls.tbl outdir
 # writes outdir/syscall.h (SYS_xxx numbers), outdir/syscalltab.h (kernel
 # dispatch table) and outdir/usys.S (user stubs).

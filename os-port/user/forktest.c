@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork until the process table is full, then wait for all children */
 #include "kernel/types.h"
 #include "user/user.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grep PATTERN [FILE...]: regular expressions with ^ $ . and * */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grind [rounds]: random file-system and process system calls from a
  * few concurrent processes, to shake out races and leaks. */
 #include "kernel/types.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash [-a ALG] [-p sw|hw|auto|user] [-l BYTES] [text ...]
  * Hashes the arguments joined by spaces, like seed 000's usha:
  *   SHA-256 hash of 'hello': 2cf24dba...

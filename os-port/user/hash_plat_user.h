@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hash library's shim for xv6 user space: the driver (firmware/libhash/driver/hash.c) is linked into
  * user programs for its software provider only. No LiteX headers, so
  * hashsoc/hash_regs.h gives both engines base 0: hardware requests fail with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hashbench [-a ALG] [-n COUNT] [-s SIZE] [-S] [-x] [-M BYTES]
  * Times COUNT hashes of SIZE bytes ("hellohello...", so SIZE 5 is seed 000's
  * "hello") with the 64-bit time counter (rdtime64), in the environments of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hashtests [-c N] [-k]: the hash system calls' checks, one PASS/FAIL line each.
  *   (no option)  argument checks (bad algorithms, providers, pointers, lengths,
  *                output buffers; streams; khashbench), kernel sw vs user sw over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* init: the first user program.  Sets up the console as fd 0/1/2 and
  * keeps a shell running; also reaps orphaned processes. */
 #include "kernel/types.h"

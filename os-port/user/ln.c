@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kernel/types.h"
 #include "user/user.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shell: commands, redirection (< > >>), pipes (|), lists (;),
  * background jobs (&) and grouping with parentheses. */
 #include "kernel/types.h"

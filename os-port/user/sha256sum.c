@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256sum: see uh_sum() in user/uhash.c and docs/hash-syscall.md */
 #include "kernel/types.h"
 #include "user/user.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* several processes write and read files at the same time */
 #include "kernel/types.h"
 #include "kernel/stat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sysbench [n]: costs in `time` clocks (TIMEBASE_HZ) of
  *   - one emulated time read (csrr time), averaged over n;
  *   - one 64-bit read (timeh, time, timeh);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* timetest [ticks]: checks the user-space `time` counter (csrr time/timeh,
  * emulated by machine mode unless the kernel was built with NATIVE_TIME).
  *  1. consecutive 64-bit reads never go backwards;

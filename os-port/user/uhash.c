@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the hash programs: algorithm names, hex output, the
  * user-space software hashes (firmware/libhash/driver/hash.c's software provider,
  * linked into user space with user/hash_plat_user.h) and the *sum tools. */

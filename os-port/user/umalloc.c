@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* First-fit allocator over sbrk(), with a circular free list sorted by
  * address (in the style of K&R's). */
 #include "kernel/types.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef XV_USER_H
 #define XV_USER_H
 #include "kernel/types.h"

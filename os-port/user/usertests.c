@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usertests [-q] [name]: tests of the system-call interface and of the
  * kernel's robustness.  Each test runs in its own child process; a test
  * passes when its child exits with status 0.  -q runs the quick subset

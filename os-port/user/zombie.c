@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* leave a zombie for init to reap */
 #include "kernel/types.h"
 #include "user/user.h"
