@@ -25,23 +25,31 @@ static void put(struct out *o, char c)
   o->buf[o->n++] = c;
 }
 
-static void putnum(struct out *o, uint64 x, int base, int sgn)
+/* the digits of x in base 10 or 16, after a '-' if neg, into t; returns
+ * their number (at most 21) */
+static int fmtnum(char *t, uint64 x, int base, int neg)
 {
   static const char digits[] = "0123456789abcdef";
-  char buf[24];
-  int i = 0, neg = 0;
-  if (sgn && (int64)x < 0) {
-    neg = 1;
-    x = -(int64)x;
-  }
+  char r[20];
+  int m = 0, n = 0;
   do {
-    buf[i++] = digits[x % base];
+    r[m++] = digits[x % base];
     x /= base;
   } while (x);
   if (neg)
-    buf[i++] = '-';
-  while (--i >= 0)
-    put(o, buf[i]);
+    t[n++] = '-';
+  while (m)
+    t[n++] = r[--m];
+  return n;
+}
+
+static void putnum(struct out *o, uint64 x, int base, int sgn)
+{
+  char t[24];
+  int neg = sgn && (int64)x < 0;
+  int n = fmtnum(t, neg ? -(int64)x : x, base, neg);
+  for (int k = 0; k < n; k++)
+    put(o, t[k]);
 }
 
 static void vprintf(int fd, const char *fmt, va_list ap)
@@ -79,39 +87,13 @@ static void vprintf(int fd, const char *fmt, va_list ap)
         c = fmt[i];
         if (c == 'd' || c == 'u' || c == 'x') {
           uint64 v = va_arg(ap, uint64);
-          int neg = 0;
-          char r[24];
-          int m = 0;
-          if (c == 'd' && (int64)v < 0) {
-            neg = 1;
-            v = -(int64)v;
-          }
-          do {
-            r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)];
-            v /= (c == 'x' ? 16 : 10);
-          } while (v);
-          if (neg)
-            t[n++] = '-';
-          while (m)
-            t[n++] = r[--m];
+          int neg = c == 'd' && (int64)v < 0;
+          n = fmtnum(t, neg ? -(int64)v : v, c == 'x' ? 16 : 10, neg);
         }
       } else if (c == 'd' || c == 'u' || c == 'x') {
         uint32 v = va_arg(ap, uint32);
-        int neg = 0;
-        char r[12];
-        int m = 0;
-        if (c == 'd' && (int)v < 0) {
-          neg = 1;
-          v = -(int)v;
-        }
-        do {
-          r[m++] = "0123456789abcdef"[v % (c == 'x' ? 16 : 10)];
-          v /= (c == 'x' ? 16 : 10);
-        } while (v);
-        if (neg)
-          t[n++] = '-';
-        while (m)
-          t[n++] = r[--m];
+        int neg = c == 'd' && (int)v < 0;
+        n = fmtnum(t, neg ? -(int)v : v, c == 'x' ? 16 : 10, neg);
       } else if (c == 's') {
         str = va_arg(ap, const char *);
         if (str == 0)
