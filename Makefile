@@ -98,19 +98,20 @@ APP ?= main
 TWIN_GENERATED := $(CURDIR)/build/$(BOARD)-twin/software/include/generated
 
 twin-build: setup
-	$(PY) -m boards.twin --board $(BOARD) --build-only
+	$(Q)$(PY) -m boards.twin --board $(BOARD) --build-only
 
 xv6-$(BOARD): twin-build
-	$(MAKE) -C os-port PLATFORM=litex BOARD=$(BOARD) LITEX_GENERATED_DIR=$(TWIN_GENERATED)
+	$(Q)$(STEP) "xv6 for the $(BOARD) twin (kernel, user programs, fs.img)" $(LOGS)/xv6-$(BOARD).log -- \
+	    $(MAKE) -C os-port PLATFORM=litex BOARD=$(BOARD) LITEX_GENERATED_DIR=$(TWIN_GENERATED)
 
 twin: xv6-$(BOARD)
-	$(PY) -m boards.twin --board $(BOARD) --images os-port/build/litex-$(BOARD)/boot.json
+	$(Q)$(PY) -m boards.twin --board $(BOARD) --images os-port/build/litex-$(BOARD)/boot.json
 
 twin-run: xv6-$(BOARD)
-	$(PY) scripts/xv6run.py --platform litex --target $(BOARD)-twin --split --cmd "$(CMD)"
+	$(Q)$(PY) scripts/xv6run.py --platform litex --target $(BOARD)-twin --split --cmd "$(CMD)"
 
 twin-fw: twin-build
-	$(PY) -m soc.runfw --target $(BOARD)-twin --app $(APP)
+	$(Q)$(PY) -m soc.runfw --target $(BOARD)-twin --app $(APP)
 
 # FS=small (a RAM disk with init, sh, ls, hash: ~3 min here) or FS=full (the 2 MB fs.img)
 FS ?= small
