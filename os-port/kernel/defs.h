@@ -177,6 +177,7 @@ int copyout(pagetable_t, uintptr, const void *, uint);
 int copyin(pagetable_t, void *, uintptr, uint);
 int copyinstr(pagetable_t, char *, uintptr, uint);
 int uvmreadable(pagetable_t, uintptr, uint);
+int uvmwritable(pagetable_t, uintptr, uint);
 char *uvmrun(pagetable_t, uintptr, uintptr, uint, uint *);
 
 #define NELEM(x) (sizeof(x) / sizeof((x)[0]))

@@ -66,7 +66,9 @@ int khash_write(struct file *f, uintptr addr, int n)
 }
 
 /* first read = final (n >= digest length; SHAKE: n bytes, at most
- * KHASH_MAX_XOF), then end of file */
+ * KHASH_MAX_XOF), then end of file. Bad input loses nothing: a read that
+ * is refused (too short, an output buffer the process cannot write) and a
+ * SHAKE read of 0 bytes leave the message open for the next read. */
 int khash_read(struct file *f, uintptr addr, int n)
 {
   struct khstream *s = f->hs;
@@ -83,6 +85,15 @@ int khash_read(struct file *f, uintptr addr, int n)
   uint want = dl ? dl : (uint)n;
   r = -1;
   if ((dl && n < dl) || want > KHASH_MAX_XOF)
+    goto out;
+  if (want == 0) { /* SHAKE, 0 bytes: nothing to give yet */
+    r = 0;
+    goto out;
+  }
+  /* checked before the final, which consumes the message: with the buffer
+   * writable now, the copyout below cannot fail (the process is single-
+   * threaded, and it is here, so its pages stay) */
+  if (uvmwritable(myproc()->pagetable, addr, want) < 0)
     goto out;
   if (want > sizeof d && (o = kalloc()) == 0)
     goto out;

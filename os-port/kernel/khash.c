@@ -52,12 +52,17 @@ int khash_hw_flags(uint len)
 /* ---- user buffers, in place ---- */
 
 /* hash_update over a checked user range, one physically contiguous run (at
- * most maxrun bytes) at a time */
+ * most maxrun bytes) at a time. Each run is one driver call, which holds
+ * the engine only for that run: another process's context can take the
+ * engine between runs (the driver switches contexts lazily). A killed
+ * process stops between runs. */
 int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxrun)
 {
   uintptr end = va + len;
   while (va < end) {
     uint n;
+    if (killed(myproc()))
+      return -1;
     char *p = uvmrun(pt, va, end, maxrun, &n);
     if (p == 0)
       return -1;
@@ -86,21 +91,26 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
     outlen = dl;
   if (uvmreadable(p->pagetable, buf, len) < 0)
     return -1;
+  if (uvmwritable(p->pagetable, out, outlen) < 0) /* fail before the work */
+    return -1;
   if (outlen > sizeof d && (o = kalloc()) == 0)
     return -1;
   int prov = khash_pick_provider(alg, provider, len);
   int flags = prov == HASH_PROV_HW ? khash_hw_flags(len) : 0;
   uint n = 0;
-  char *pa = len ? uvmrun(p->pagetable, buf, buf + len, len, &n) : 0;
+  char *pa = len ? uvmrun(p->pagetable, buf, buf + len, KHASH_CHUNK, &n) : 0;
   if (len && pa == 0)
     goto done;
   if (n == len) {
-    /* one physically contiguous run (or empty): one driver call, one DMA command */
+    /* one physically contiguous run of at most KHASH_CHUNK bytes (or empty):
+     * one driver call, one DMA command */
     r = hash_digest(alg, prov, flags, pa, len, o, outlen);
   } else {
     struct hash_ctx c;
     if ((r = hash_begin(&c, alg, prov, flags)) >= 0) {
-      if (khash_update_user(&c, p->pagetable, buf, len, len) < 0) {
+      /* runs of at most KHASH_CHUNK: the engine is free for others between
+       * them, and a killed process stops within one */
+      if (khash_update_user(&c, p->pagetable, buf, len, KHASH_CHUNK) < 0) {
         hash_abort(&c);
         r = -1;
       } else {

@@ -10,6 +10,9 @@
 #define XV_KHASH_H
 #define KHASH_MAX_XOF   4096  /* largest SHAKE output of one hash()/read() */
 #define KHASH_BENCH_MAX 16384 /* largest khashbench message */
+/* the most one driver call hashes for a user: a process holds an engine for
+ * at most this much DMA at a time, and notices a kill within it */
+#define KHASH_CHUNK     (64 * 1024)
 #ifndef BOOT_HASHBENCH_COUNT
 #define BOOT_HASHBENCH_COUNT 1000
 #endif

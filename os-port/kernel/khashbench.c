@@ -33,10 +33,17 @@ int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed)
   int prov = khash_pick_provider(alg, provider, size);
   int flags = prov == HASH_PROV_HW ? khash_hw_flags(size) : 0;
   int outlen = hash_alg_digest_len(alg) ? hash_alg_digest_len(alg) : 32;
+  struct proc *p = myproc(); /* 0 at boot (BOOT_HASHBENCH) */
   uint64 t0 = r_time64();
-  for (int i = 0; i < count; i++)
+  for (int i = 0; i < count; i++) {
+    /* a killed process stops here, within one hash. The flag is read
+     * without p->lock (killed() takes it): a stale 0 costs one more hash,
+     * and the loop's figures stay those of hashing alone. */
+    if (p && *(volatile int *)&p->killed)
+      return -1;
     if (hash_digest(alg, prov, flags, benchbuf, size, d, outlen) < 0)
       return -1;
+  }
   *elapsed = r_time64() - t0;
   return 0;
 }
@@ -59,6 +66,8 @@ void khash_bootbench(void)
 int khash_bench_user(int alg, int provider, int count, int size, uintptr out)
 {
   uint64 t;
+  if (uvmwritable(myproc()->pagetable, out, sizeof t) < 0) /* before the loop */
+    return -1;
   if (khash_bench(alg, provider, count, size, &t) < 0)
     return -1;
   return copyout(myproc()->pagetable, out, (char *)&t, sizeof t) < 0 ? -1 : 0;

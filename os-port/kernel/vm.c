@@ -353,32 +353,46 @@ int copyinstr(pagetable_t pt, char *dst, uintptr srcva, uint max)
   return -1;
 }
 
-/* Physical address of the user page holding va if the user may read it
- * (PTE_V, PTE_U and PTE_R), else 0. */
-static uintptr uvmreadpa(pagetable_t pt, uintptr va)
+/* Physical address of the user page holding va if the user has access
+ * perm to it (PTE_R or PTE_W, besides PTE_V and PTE_U), else 0. */
+static uintptr uvmpa(pagetable_t pt, uintptr va, int perm)
 {
   if (va >= MAXUVA)
     return 0;
   pte_t *pte = walk(pt, va, 0);
-  if (pte == 0 || (*pte & (PTE_V | PTE_U | PTE_R)) != (PTE_V | PTE_U | PTE_R))
+  int want = PTE_V | PTE_U | perm;
+  if (pte == 0 || (*pte & want) != want)
     return 0;
   return PTE2PA(*pte);
 }
 
-/* Is [va, va+len) memory the user may read? 0 if so (always for len 0),
- * -1 if any page is not, or the range wraps or reaches MAXUVA. For a
- * device that reads user memory in place (the hash engines' DMA), where
- * copyin's per-byte checks would not be made. */
-int uvmreadable(pagetable_t pt, uintptr va, uint len)
+/* Has the user access perm to all of [va, va+len)? 0 if so (always for
+ * len 0), -1 if a page lacks it or the range wraps or reaches MAXUVA. */
+static int uvmaccess(pagetable_t pt, uintptr va, uint len, int perm)
 {
   if (len == 0)
     return 0;
   if (va + len < va || va + len > MAXUVA)
     return -1;
   for (uintptr a = PGROUNDDOWN(va); a < va + len && a >= PGROUNDDOWN(va); a += PGSIZE)
-    if (uvmreadpa(pt, a) == 0)
+    if (uvmpa(pt, a, perm) == 0)
       return -1;
   return 0;
+}
+
+/* Is [va, va+len) memory the user may read? For a device that reads user
+ * memory in place (the hash engines' DMA), where copyin's checks are not
+ * made. */
+int uvmreadable(pagetable_t pt, uintptr va, uint len)
+{
+  return uvmaccess(pt, va, len, PTE_R);
+}
+
+/* Is [va, va+len) memory the user may write? Checked before work that a
+ * failed copyout would throw away (a hash stream's final read). */
+int uvmwritable(pagetable_t pt, uintptr va, uint len)
+{
+  return uvmaccess(pt, va, len, PTE_W);
 }
 
 /* The physically contiguous run of user memory that starts at va, below
@@ -388,7 +402,7 @@ int uvmreadable(pagetable_t pt, uintptr va, uint len)
  * gets one command for them. */
 char *uvmrun(pagetable_t pt, uintptr va, uintptr end, uint maxrun, uint *n)
 {
-  uintptr pa = uvmreadpa(pt, va);
+  uintptr pa = uvmpa(pt, va, PTE_R);
   if (pa == 0)
     return 0;
   pa += va % PGSIZE;
@@ -396,7 +410,7 @@ char *uvmrun(pagetable_t pt, uintptr va, uintptr end, uint maxrun, uint *n)
   if (len > end - va)
     len = end - va;
   while (len < maxrun && va + len < end) {
-    uintptr npa = uvmreadpa(pt, va + len);
+    uintptr npa = uvmpa(pt, va + len, PTE_R);
     if (npa != pa + len)
       break;
     uint more = end - (va + len) < PGSIZE ? end - (va + len) : PGSIZE;

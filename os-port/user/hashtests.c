@@ -98,7 +98,9 @@ static void badargs(void)
       "stream write bad buffers");
   check(write(h, "hel", 3) == 3 && write(h, "", 0) == 0 && write(h, "lo", 2) == 2, "stream writes");
   check(read(h, o1, 31) == -1, "stream read shorter than the digest");
-  check(read(h, (void *)0x40000000, 32) == -1 || 1, "stream read to a kernel address");
+  check(read(h, (void *)0x40000000, 32) == -1 && read(h, 0, 32) == -1 && read(h, (void *)main, 32) == -1,
+      "stream read to a kernel address, NULL or text: refused");
+  check(read(h, o1, 32) == 32 && eq(o1, sha256_hello, 32), "a refused stream read loses nothing");
   int h2 = hashopen(HASH_SHA256, HASH_PROV_SW);
   write(h2, "hello", 5);
   check(read(h2, o1, 64) == 32 && eq(o1, sha256_hello, 32), "stream digest");
@@ -111,6 +113,12 @@ static void badargs(void)
   check(read(hs, o2, 200) == 200 && hash(HASH_SHAKE256, HASH_PROV_SW, "hello", 5, o1, 200) == 200 &&
             eq(o1, o2, 200),
       "SHAKE256 stream 200 bytes = hash()");
+  close(hs);
+  hs = hashopen(HASH_SHAKE128, HASH_PROV_SW);
+  write(hs, "hello", 5);
+  check(read(hs, o2, 0) == 0 && read(hs, o2, 32) == 32 &&
+            hash(HASH_SHAKE128, HASH_PROV_SW, "hello", 5, o1, 32) == 32 && eq(o1, o2, 32),
+      "SHAKE stream: a 0-byte read finishes nothing");
   close(hs);
   uint64 t;
   check(khashbench(HASH_ALG_COUNT, HASH_PROV_SW, 1, 5, &t) == -1 &&
@@ -168,7 +176,8 @@ static void nohw(void)
 }
 
 /* child i streams message i (size 24 KiB + i*1000, byte pattern i) */
-static const int calg[] = { 0, 3, 1, 9, 6, 5, 2, 11 };
+static const int calg[] = { HASH_SHA256, HASH_SHA3_256, HASH_SHA224, HASH_KECCAK_256, HASH_SHAKE128,
+  HASH_SHA3_512, HASH_SHA3_224, HASH_KECCAK_512 };
 
 static int child(int i, int prov)
 {
@@ -236,6 +245,47 @@ static void killed(int prov)
   }
 }
 
+/* A killed process leaves a long kernel loop within a few ticks: a
+ * khashbench with a huge count, and one hash() of an 8 MiB buffer (the
+ * kernel hashes it in KHASH_CHUNK pieces and checks between them). Both
+ * would take far longer to finish on their own. */
+#define KILL_TICKS 5
+static void killlatency(int prov)
+{
+  for (int which = 0; which < 2; which++) {
+    int fds[2];
+    char go;
+    pipe(fds);
+    int pid = fork();
+    if (pid == 0) {
+      uint64 t;
+      int n = 8 << 20;
+      char *b = which ? sbrk(n) : 0;
+      if (b == (char *)-1)
+        exit(3);
+      write(fds[1], "x", 1); /* ready: the parent times the kill from here */
+      if (which == 0)
+        khashbench(HASH_SHA3_512, prov, 0x7fffffff, 16384, &t);
+      else
+        for (;;)
+          hash(HASH_SHA3_512, prov, b, n, o1, 64);
+      exit(0);
+    }
+    read(fds[0], &go, 1);
+    close(fds[0]);
+    close(fds[1]);
+    sleep(2); /* well inside the loop or the hash */
+    int t0 = uptime();
+    kill(pid);
+    int st;
+    wait(&st);
+    int dt = uptime() - t0;
+    printf("  killed after %d ticks\n", dt);
+    check(dt <= KILL_TICKS && st != 3, which == 0 ? "kill inside khashbench: gone within 5 ticks"
+                                                  : "kill inside an 8 MiB hash(): gone within 5 ticks");
+  }
+}
+
 int main(int argc, char *argv[])
 {
   int nproc = 0, kill_test = 0, prov = -1;
@@ -262,6 +312,7 @@ int main(int argc, char *argv[])
     if (!hw)
       nohw();
     bigbuffers(hw);
+    killlatency(prov);
   }
   printf("hashtests: %d passed, %d failed\n", npass, nfail);
   exit(nfail != 0);
