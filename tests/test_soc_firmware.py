@@ -89,7 +89,8 @@ def test_error_paths(console):
     names = {r[1] for r in rows}
     for must in ("bad_alg", "null_data", "short_out", "update_after_final", "dma_outside_ram",
                  "dma_outside_ram_errors", "usable_after_error", "usable_after_abort",
-                 "sha256_hello_dma", "sha3_512_mouna_dma"):
+                 "sha256_hello_dma", "sha3_512_mouna_dma", "short_unaligned_out_bytes",
+                 "short_sha224_bytes", "short_path_saves_open_context"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
     assert not bad, bad
@@ -103,6 +104,19 @@ def test_dma_reads_what_the_cpu_just_stored(console):
         assert digest == reference(alg, data, 0).hex(), (alg, n, off)
         seen.add((alg, int(n), int(off)))
     assert len(seen) == 2 * 22 * 4, len(seen)
+
+
+def test_latency_rows(console):
+    """The latency rows (docs/bench.md) are there for every path and size; their values are
+    figures for the docs, not checked against time here."""
+    rows = {r[1]: int(r[2]) for r in records(console, "L")}
+    for alg in ("SHA-256", "SHA3-256"):
+        for path in ("sw", "pio", "dma", "auto"):
+            for n in (0, 5, 55):
+                assert rows.get(f"digest_{alg}_{path}_{n}", 0) > 0, (alg, path, n)
+            assert rows.get(f"cold_{alg}_{path}_5", 0) > 0, (alg, path)
+    for what in ("timer", "csr_read", "csr_write", "window_read", "window_write", "window_data_write"):
+        assert what in rows
 
 
 def test_benchmark_rows_are_sane(console, target):

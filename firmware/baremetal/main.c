@@ -10,6 +10,8 @@
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
  *   C <alg> <len> <offset> <seed> <hex>                  coherence: DMA digest of bytes
  *                                                        the CPU stored just before
+ *   L <what> <clocks>                                    latency: what one piece of a
+ *                                                        short digest costs (latency())
  * Messages: "pat" = byte i is (i * 131 + 7) & 0xff; "hello"; "empty"; "mouna" (seed 001).
  * The run ends with "SELFTEST <p> passed, <f> failed", then "DONE", then the simulation
  * is stopped through the sim_finish CSR (when there is one).
@@ -18,7 +20,9 @@
 #include <string.h>
 
 #include <generated/csr.h>
+#include <generated/mem.h>
 #include <generated/soc.h>
+#include <system.h>
 
 #include "hashsoc/hash.h"
 #include "board.h"
@@ -30,9 +34,12 @@ static uint8_t out[512], ref[512];
 static int passed, failed;
 static void coherence(void);
 
-static const char *path_name[] = { "sw", "pio", "dma", "irq" };
-static const int path_prov[] = { HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW };
-static const int path_flags[] = { 0, HASH_F_PIO, 0, HASH_F_IRQ };
+/* Paths: software; the engine fed by CPU stores, by DMA (whatever the length), by DMA
+ * with an interrupt wait; "auto" = the driver's choice (short messages by its short path,
+ * others by DMA): the self-test covers the first four, the latency rows all five. */
+static const char *path_name[] = { "sw", "pio", "dma", "irq", "auto" };
+static const int path_prov[] = { HASH_PROV_SW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW, HASH_PROV_HW };
+static const int path_flags[] = { 0, HASH_F_PIO, HASH_F_DMA, HASH_F_DMA | HASH_F_IRQ, 0 };
 
 static void pattern(uint8_t *p, size_t n)
 {
@@ -74,7 +81,7 @@ static void digest_all_paths(int alg, const char *name, const uint8_t *msg, size
   hex(ref, n);
   printf("\n");
   for (int p = 1; hw && p < 4; p++) {
-    for (int off = 0; off < (p == 2 ? 4 : 1); off++) {
+    for (int off = 0; off < (p == 1 || p == 2 ? 4 : 1); off++) {
       const uint8_t *src = msg;
       if (off) {
         memmove(msgbuf + 4 + off, msg, len); /* unaligned DMA source */
@@ -197,6 +204,25 @@ static void error_paths(void)
   hash_update(&c, msgbuf, 128);
   hash_abort(&c);
   check("usable_after_abort", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32), 32);
+  /* The short path with an unaligned output buffer (byte stores) and a SHA-224 digest
+   * that is not a multiple of 16 bytes. */
+  hash_digest(HASH_SHA256, HASH_PROV_SW, 0, "hello", 5, ref, 32);
+  memset(out, 0, 40);
+  check("short_unaligned_out", hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out + 3, 32), 32);
+  check("short_unaligned_out_bytes", memcmp(out + 3, ref, 32) | out[0] | out[1] | out[2] | out[35], 0);
+  hash_digest(HASH_SHA224, HASH_PROV_SW, 0, msgbuf + 1, 55, ref, 28);
+  memset(out, 0, 40);
+  check("short_sha224", hash_digest(HASH_SHA224, HASH_PROV_HW, 0, msgbuf + 1, 55, out, 28), 28);
+  check("short_sha224_bytes", memcmp(out, ref, 28) | out[28], 0);
+  /* A message held open by a context is saved, not lost, when the short path needs
+   * the engine. */
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  hash_update(&c, msgbuf, 100);
+  hash_digest(HASH_SHA256, HASH_PROV_HW, 0, "hello", 5, out, 32);
+  hash_update(&c, msgbuf + 100, 100);
+  hash_final(&c, out, 32);
+  hash_digest(HASH_SHA256, HASH_PROV_SW, 0, msgbuf, 200, ref, 32);
+  check("short_path_saves_open_context", memcmp(out, ref, 32), 0);
 }
 
 static void selftest(void)
@@ -266,10 +292,10 @@ static void coherence(void)
         /* spread the buffers over different L2 lines and 4 KiB pages */
         uint8_t *buf = msgbuf + ((i * 1040 + off * 4100) % (MAXLEN - 12345 - 8)) + off;
         size_t n = sizes[i];
-        hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+        hash_digest(algs[a], HASH_PROV_HW, HASH_F_DMA, buf, n, out, 32);
         seed = seed * 1664525u + 1013904223u;
         fill_xorshift(buf, n, seed | 1);
-        int r = hash_digest(algs[a], HASH_PROV_HW, 0, buf, n, out, 32);
+        int r = hash_digest(algs[a], HASH_PROV_HW, HASH_F_DMA, buf, n, out, 32);
         printf("C %s %u %d %u ", hash_alg_name(algs[a]), (unsigned)n, off, (unsigned)(seed | 1));
         if (r > 0)
           hex(out, r);
@@ -311,11 +337,108 @@ static void bench_hot(int alg)
         (unsigned)hash_hw_busy_cycles(hash_alg_engine(alg)));
 }
 
+/*
+ * Latency: where the clocks of a short digest go. Each figure is the smallest of
+ * LAT_RUNS runs with the timer's own cost taken off, so it is the warm cost (code and data
+ * in the caches); "cold" rows flush both caches first, the cost of a call after other
+ * work has evicted the driver. Register and window accesses are timed 16 at a time.
+ */
+#define LAT_RUNS 6
+#define LAT_MIN(var, stmt)                                                                                   \
+  do {                                                                                                       \
+    var = ~0u;                                                                                               \
+    for (int k_ = 0; k_ < LAT_RUNS; k_++) {                                                                  \
+      uint64_t t_ = now();                                                                                   \
+      stmt;                                                                                                  \
+      uint32_t d_ = (uint32_t)(now() - t_);                                                                  \
+      if (d_ < var)                                                                                          \
+        var = d_;                                                                                            \
+    }                                                                                                        \
+  } while (0)
+#define REP16(x) x x x x x x x x x x x x x x x x
+
+static void lat_row(const char *what, uint32_t clocks, uint32_t timer, int per)
+{
+  clocks = clocks > timer ? clocks - timer : 0;
+  printf("L %s %u\n", what, (unsigned)((clocks + per / 2) / per));
+}
+
+static void latency(void)
+{
+  uint32_t timer, t;
+  LAT_MIN(timer, (void)0);
+  printf("L timer %u\n", (unsigned)timer);
+  if (!have_engine(HASH_SHA256))
+    return;
+  /* Raw accesses to the SHA-256 engine (idle, no message open). */
+  volatile uint32_t *csr = (volatile uint32_t *)CSR_SHA256_STATUS_ADDR;
+  volatile uint32_t *ev = (volatile uint32_t *)CSR_SHA256_EV_ENABLE_ADDR;
+  volatile uint32_t *ctx = (volatile uint32_t *)(SHA256_BASE + 0x2000);
+  volatile uint32_t *ram = (volatile uint32_t *)msgbuf;
+  uint32_t sink = 0;
+  hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_PIO, "", 0, out, 32); /* done: ctx readable */
+  LAT_MIN(t, REP16(sink += *csr;));
+  lat_row("csr_read", t, timer, 16);
+  LAT_MIN(t, REP16(*ev = 0;));
+  lat_row("csr_write", t, timer, 16);
+  LAT_MIN(t, REP16(sink += *ctx;));
+  lat_row("window_read", t, timer, 16);
+  LAT_MIN(t, REP16(*ctx = sink;));
+  lat_row("window_write", t, timer, 16);
+  LAT_MIN(t, REP16(sink += *ram;));
+  lat_row("ram_read_hit", t, timer, 16);
+  LAT_MIN(t, REP16(*ram = sink;));
+  lat_row("ram_write", t, timer, 16);
+  /* Data words into an open message: 16 words (one SHA-256 block) and the final word. */
+  volatile uint32_t *data = (volatile uint32_t *)(SHA256_BASE + HWIN_DATA);
+  volatile uint32_t *fin = (volatile uint32_t *)(SHA256_BASE + HWIN_FINAL);
+  t = ~0u;
+  for (int k = 0; k < LAT_RUNS; k++) {
+    sha256_ctrl_write(1u << CSR_SHA256_CTRL_INIT_OFFSET); /* mode 0: SHA-256 */
+    uint64_t t0 = now();
+    REP16(*data = sink;)
+    *fin = 0;
+    uint32_t d = (uint32_t)(now() - t0);
+    t = d < t ? d : t;
+    while (!(sha256_status_read() & (1u << CSR_SHA256_STATUS_DONE_OFFSET)))
+      ;
+  }
+  lat_row("window_data_write", t, timer, 17);
+  (void)sink;
+  /* Whole digests, warm and cold (both caches flushed just before; the flush's own cost
+   * is taken off too). */
+  uint32_t flush;
+  LAT_MIN(flush, (flush_cpu_icache(), flush_cpu_dcache()));
+  static const int algs[] = { HASH_SHA256, HASH_SHA3_256 };
+  static const size_t lens[] = { 0, 5, 55 };
+  for (unsigned a = 0; a < 2; a++) {
+    if (!have_engine(algs[a]))
+      continue;
+    for (int p = 0; p < 5; p++) {
+      if (p == 3)
+        continue;
+      for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        char what[48];
+        LAT_MIN(t, hash_digest(algs[a], path_prov[p], path_flags[p], msgbuf, lens[i], out, 32));
+        snprintf(
+            what, sizeof(what), "digest_%s_%s_%u", hash_alg_name(algs[a]), path_name[p], (unsigned)lens[i]);
+        lat_row(what, t, timer, 1);
+      }
+      char what[48];
+      LAT_MIN(t, (flush_cpu_icache(), flush_cpu_dcache(),
+                     hash_digest(algs[a], path_prov[p], path_flags[p], msgbuf, 5, out, 32)));
+      snprintf(what, sizeof(what), "cold_%s_%s_5", hash_alg_name(algs[a]), path_name[p]);
+      lat_row(what, t, timer + flush, 1);
+    }
+  }
+}
+
 static void bench(void)
 {
   static const size_t sizes[] = { 0, 5, 55, 64, 1024, 4096, 65536 };
   uint64_t t0 = now(), t1 = now();
   printf("B timer - 0 %u 0\n", (unsigned)(t1 - t0));
+  latency();
   if (have_engine(HASH_SHA256))
     bench_hot(HASH_SHA256);
   if (have_engine(HASH_SHA3_256))

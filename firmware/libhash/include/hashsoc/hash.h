@@ -10,7 +10,8 @@
  * Algorithms: SHA-224/256 (FIPS 180-4), SHA3-224/256/384/512 and SHAKE128/256 (FIPS 202),
  * original Keccak-224/256/384/512 (pre-FIPS padding, e.g. Ethereum's Keccak-256).
  * Providers: software (the portable C in firmware/libhash/swhash) or the accelerator, fed by DMA
- * (default) or by CPU stores (HASH_F_PIO), finished by polling or by interrupt (HASH_F_IRQ).
+ * (default; short one-shot messages by CPU stores unless HASH_F_DMA) or by CPU stores
+ * (HASH_F_PIO), finished by polling or by interrupt (HASH_F_IRQ).
  *
  * Every call returns a negative HASH_ERR_* code on bad input; none of them can hang:
  * waits on the hardware are bounded and an engine error aborts the message.
@@ -32,6 +33,13 @@
 /* Flags for the hardware provider. */
 #define HASH_F_PIO 0x1 /* feed with CPU stores into the data window instead of DMA */
 #define HASH_F_IRQ 0x2 /* sleep until the engine's interrupt instead of polling status */
+#define HASH_F_DMA 0x4 /* feed by DMA whatever the length (see HASH_SHORT_MAX) */
+
+/* hash_digest() on the hardware without HASH_F_DMA takes the short path for messages of
+ * up to this many bytes whose output fits one block: CPU stores instead of a DMA command,
+ * no context, no interrupt (the engine finishes in about one block's time, less than an
+ * interrupt round trip), every register touched once. docs/driver-api.md. */
+#define HASH_SHORT_MAX 128
 
 #define HASH_OK          0
 #define HASH_ERR_ARG     -1 /* NULL pointer or bad argument */
