@@ -237,5 +237,8 @@ def test_litex_hash_hardware(target):
     assert "PASS: SHA3-512 13522 bytes hw = user" in h and "PASS: Keccak-256 stream hw = user" in h
     # on the engine: khashbench and an 8 MiB DMA hash() stop within a tick of a kill
     assert "PASS: kill inside khashbench" in h and "PASS: kill inside an 8 MiB hash()" in h, h
+    # a second process gets the engine between the chunks of another's long hash()
+    assert "PASS: engine shared" in h, h
     assert re.search(r"system call \(hw\)\s+\d+\s+\d+", out["hashbench -n 3 -S"])
+    assert re.search(r"null system call\s+\d+\s+\d+", out["hashbench -n 3 -S"])
     check_hash_line(out["hash -p hw hello"], "sha256", 5)

@@ -2,10 +2,7 @@
 /*
  * The hash library's platform half for the xv6 kernel (the functions that
  * kernel/hash_plat_kernel.h declares), and the engines' interrupt:
- *  - hash_plat_lock/unlock: one sleep lock per engine. The driver holds it
- *    from the first register write of a request to the last read, across
- *    waits, so one process at a time talks to an engine; a sleep lock,
- *    because a DMA of a long message can take milliseconds.
+ *  - hash_plat_lock/unlock: one lock per engine, taken in turn (below).
  *  - hash_plat_irq_wait: sleep until the engine's interrupt, bounded by
  *    HASH_IRQ_TIMEOUT_TICKS (a lost interrupt then costs a poll, not a hang).
  *  - khash_intr: called from devintr (trap.c) for an engine's line.
@@ -24,7 +21,60 @@
 #include "hashsoc/hash.h"
 #include "hash_plat_kernel.h"
 
-static struct sleeplock englock[HASH_ENGINE_COUNT];
+/*
+ * One lock per engine. The driver holds it from the first register write of
+ * a request to the last read, across waits, so one process at a time talks
+ * to an engine.
+ *  - It sleeps, because a DMA of a long message can take milliseconds.
+ *  - It is handed over in turn (a ticket lock): a long hash() takes and
+ *    releases it once per KHASH_CHUNK, and with xv6's sleep lock the
+ *    releasing process, still running, took it straight back before the
+ *    waiter it had woken could run, so a second process waited for the
+ *    whole message. With tickets the releaser queues behind the waiter and
+ *    sleeps, and the waiter runs (hashtests -s).
+ *  - Uncontended it costs two atomic adds and no spin lock: a short hash is
+ *    ~300 clocks of driver work, and the sleep lock's acquire/release pairs
+ *    (interrupts off and on, myproc(), fences) cost several times that.
+ * Invariants: a caller owns the engine while serving == its ticket. A
+ * waiter tests serving and sleeps while holding lk, and the releaser, after
+ * its atomic serving++, takes lk to wake waiters whenever next shows one
+ * (next != serving), so the wakeup cannot fall between the test and the
+ * sleep. A ticket taken after that check equals serving: no sleep needed.
+ * A waiter cannot give its ticket back, so kill() does not wake it; the
+ * wait is bounded because every holder keeps the engine for one chunk.
+ * At boot (no process yet: BOOT_HASHBENCH) there is one thread and the
+ * fast path always succeeds.
+ */
+struct englock {
+  uint next;          /* the ticket the next caller takes (atomic add) */
+  uint serving;       /* the ticket that owns the engine (atomic add) */
+  struct spinlock lk; /* orders waiters' sleep against the release's wakeup */
+};
+static struct englock englock[HASH_ENGINE_COUNT];
+
+void hash_plat_lock(int engine)
+{
+  struct englock *l = &englock[engine];
+  uint me = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) == me)
+    return;
+  acquire(&l->lk);
+  while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
+    sleep(l, &l->lk);
+  release(&l->lk);
+}
+
+void hash_plat_unlock(int engine)
+{
+  struct englock *l = &englock[engine];
+  uint now = __atomic_add_fetch(&l->serving, 1, __ATOMIC_RELEASE);
+  if (__atomic_load_n(&l->next, __ATOMIC_ACQUIRE) != now) {
+    acquire(&l->lk);
+    wakeup(l);
+    release(&l->lk);
+  }
+}
+
 static struct spinlock hirqlock; /* flag test + sleep vs. hash_isr + wakeup */
 static char irqchan[HASH_ENGINE_COUNT];
 static int irqwaiters;
@@ -32,19 +82,6 @@ uint khash_nintr[HASH_ENGINE_COUNT], khash_nirqtimeout;
 
 /* a lost interrupt costs at most this long, then the driver polls */
 #define HASH_IRQ_TIMEOUT_TICKS (2 * TICK_HZ + 2)
-
-/* At boot (no process yet: BOOT_HASHBENCH) there is one thread and no lock. */
-void hash_plat_lock(int engine)
-{
-  if (myproc())
-    acquiresleep(&englock[engine]);
-}
-
-void hash_plat_unlock(int engine)
-{
-  if (myproc())
-    releasesleep(&englock[engine]);
-}
 
 void hash_plat_irq_wait(int engine, volatile int *flag)
 {
@@ -96,7 +133,7 @@ void khash_tick(void)
 
 void khashinit(void)
 {
-  initsleeplock(&englock[HASH_ENGINE_SHA256], "sha256");
-  initsleeplock(&englock[HASH_ENGINE_KECCAK], "keccak");
+  initlock(&englock[HASH_ENGINE_SHA256].lk, "sha256");
+  initlock(&englock[HASH_ENGINE_KECCAK].lk, "keccak");
   initlock(&hirqlock, "hashirq");
 }

@@ -44,6 +44,11 @@ static uint64 run(int env, int count, int size)
     if (khashbench(alg, env - 4, count, size, &t) < 0)
       return ~0ULL;
     return t;
+  case 6: /* what any system call costs: the trap in and out, no work */
+    t0 = rdtime64();
+    for (int i = 0; i < count; i++)
+      getpid();
+    return rdtime64() - t0;
   }
   return ~0ULL;
 }
@@ -55,13 +60,14 @@ static const char *envname[] = {
   "system call (auto)",
   "kernel space (sw)",
   "kernel space (hw)",
+  "null system call",
 };
 
 static void table(int count, int size)
 {
   printf("%s, %d x %d bytes (time base %d Hz)\n", uh_algname(alg), count, size, XV_TIMEBASE_HZ);
   printf("  %-20s %12s %10s %10s\n", "environment", "total", "per hash", "per byte");
-  for (int env = 0; env < 6; env++) {
+  for (int env = 0; env < 7; env++) {
     uint64 t = run(env, count, size);
     if (t == ~0ULL) {
       printf("  %-20s %12s\n", envname[env], "n/a");
@@ -117,7 +123,7 @@ int main(int argc, char *argv[])
     exit(0);
   }
   if (cross) {
-    static const int sizes[] = { 1, 5, 8, 16, 24, 32, 40, 48, 56, 64, 96, 128, 256 };
+    static const int sizes[] = { 0, 1, 5, 8, 16, 24, 32, 40, 48, 56, 64, 96, 128, 256 };
     printf("%s crossover, %d hashes per size: ticks per hash\n", uh_algname(alg), count);
     printf("  %6s %10s %10s %10s\n", "bytes", "user sw", "syscall sw", "syscall hw");
     for (int k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++) {
