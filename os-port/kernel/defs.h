@@ -98,7 +98,6 @@ void proc_freepagetable(pagetable_t, uintptr);
 int kill(int);
 int killed(struct proc *);
 void setkilled(struct proc *);
-struct cpu *mycpu(void);
 struct proc *myproc(void);
 void procinit(void);
 void scheduler(void) __attribute__((noreturn));

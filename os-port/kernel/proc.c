@@ -81,22 +81,27 @@ int cpuid(void)
   return r_tp();
 }
 
-/* This hart's struct cpu; the same rule as for cpuid(). */
-struct cpu *mycpu(void)
-{
-  return &cpus[cpuid()];
-}
+/* mycpu() is inline, in proc.h. */
 
-/* The process running on this hart, or 0 in the scheduler.  push_off()
- * makes the read of mycpu()->proc happen on the hart that was asked;
- * the answer stays right afterwards, because a process that moves
- * moves with its own struct proc. */
+/* The process running on this hart, or 0 in the scheduler.  With more
+ * than one hart, push_off() makes the read of mycpu()->proc happen on the
+ * hart that was asked; the answer stays right afterwards, because a
+ * process that moves moves with its own struct proc.  With one hart a
+ * process cannot move, and a timer tick that reschedules it in the middle
+ * of the read brings it back with cpus[0].proc pointing to it again, so
+ * the read needs no fence; that matters because this is the kernel's most
+ * frequent call (each argint() makes one), and push_off/pop_off (two
+ * sstatus writes) made it cost ~30 clocks. */
 struct proc *myproc(void)
 {
+#if NCPU == 1
+  return cpus[0].proc;
+#else
   push_off();
   struct proc *p = mycpu()->proc;
   pop_off();
   return p;
+#endif
 }
 
 static int allocpid(void)
@@ -538,12 +543,15 @@ void setkilled(struct proc *p)
   release(&p->lock);
 }
 
+/* Read without p->lock: the flag is one word that only goes from 0 to 1
+ * while the process lives (kill and setkilled write it under the lock;
+ * freeproc clears it for the next user of the slot), so a reader that
+ * misses a kill in progress sees it at its next check, as it would with
+ * the lock. killed() runs twice per system call (usertrap) and in every
+ * loop a user can stretch, and the lock pair cost ~300 clocks each time. */
 int killed(struct proc *p)
 {
-  acquire(&p->lock);
-  int k = p->killed;
-  release(&p->lock);
-  return k;
+  return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE);
 }
 
 /* Copy to a user address (user_dst) or a kernel address: readi() and the

@@ -17,6 +17,15 @@ struct cpu {
 };
 extern struct cpu cpus[NCPU];
 
+/* This hart's struct cpu. Inline: every spin lock asks for it two or
+ * three times (push_off, holding, pop_off), and a call cost more than the
+ * answer (a Verilator trace of a hash() system call counted ~70 calls).
+ * Interrupts must be off while the answer is used, as for cpuid(). */
+static inline struct cpu *mycpu(void)
+{
+  return &cpus[r_tp()];
+}
+
 /* Per-process page at TRAPFRAME, used by trampoline.S.  The offsets are
  * used by the assembly: the five kernel words, then x1..x31 at
  * TF_X(n) = 16 + 4*n.
