@@ -281,6 +281,7 @@ def test_generated_docs_match_their_json():
             for key, label, fmt, goal in bench.HEADLINES]
     for t in ("sim", "ulx3s-twin"):
         want += [f"{line}" for line in bench.table(results[t]["rows"]).splitlines()[2:]]
+    want += bench.latency_table(sim, twin).splitlines()[2:]
     want.append(f"costs {sim['timer_read_clocks']} clocks on sim and {twin['timer_read_clocks']} on the twin")
     bad += [f"docs/bench.md:{nearest_line(md, w)}: the JSON gives {w!r}" for w in want if w not in md]
     fail_if(bad, "generated docs that differ from what their JSON renders to")
