@@ -178,6 +178,7 @@ int copyinstr(pagetable_t, char *, uintptr, uint);
 int uvmreadable(pagetable_t, uintptr, uint);
 int uvmwritable(pagetable_t, uintptr, uint);
 char *uvmrun(pagetable_t, uintptr, uintptr, uint, uint *);
+char *uvmpage(pagetable_t, uintptr, uint, int);
 
 #define NELEM(x) (sizeof(x) / sizeof((x)[0]))
 #endif

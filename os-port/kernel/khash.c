@@ -91,6 +91,19 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
     return -1;
   if (dl)
     outlen = dl;
+  /* The common case, hash("hello"): the message (or none) and the digest
+   * each within one page. One walk for each, and the driver writes the
+   * digest straight into the user's page: no check-then-use walks, no
+   * copyout (docs/hash-syscall.md: ~1,200 of ~6,000 clocks). Anything
+   * else, including every bad pointer, takes the general path below. */
+  char *pb = len ? uvmpage(p->pagetable, buf, len, PTE_R) : 0;
+  char *po = uvmpage(p->pagetable, out, outlen, PTE_W);
+  if ((len == 0 || pb) && po) {
+    int prov = khash_pick_provider(alg, provider, len);
+    r = hash_digest(
+        alg, prov, prov == HASH_PROV_HW ? khash_hw_flags(len) : 0, pb, len, (uint8_t *)po, outlen);
+    return r < 0 ? -1 : r;
+  }
   if (uvmreadable(p->pagetable, buf, len) < 0)
     return -1;
   if (uvmwritable(p->pagetable, out, outlen) < 0) /* fail before the work */

@@ -395,6 +395,19 @@ int uvmwritable(pagetable_t pt, uintptr va, uint len)
   return uvmaccess(pt, va, len, PTE_W);
 }
 
+/* The kernel address of [va, va+len) if it lies within one user page the
+ * user has access perm to (PTE_R or PTE_W), else 0 (also for len 0). One
+ * walk: hash()'s short path (khash.c) reads a short message and writes its
+ * digest through it, where the general path walks each range twice (check,
+ * then use) and copies the digest out. */
+char *uvmpage(pagetable_t pt, uintptr va, uint len, int perm)
+{
+  if (len == 0 || va + len < va || PGROUNDDOWN(va) != PGROUNDDOWN(va + len - 1))
+    return 0;
+  uintptr pa = uvmpa(pt, va, perm);
+  return pa ? (char *)(pa + va % PGSIZE) : 0;
+}
+
 /* The physically contiguous run of user memory that starts at va, below
  * end and at most maxrun bytes long: its kernel address (= physical: RAM
  * is mapped 1:1) and, in *n, its length; 0 on a page the user may not
