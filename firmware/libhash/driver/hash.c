@@ -45,6 +45,7 @@ struct engine_state {
   uint32_t ident;
   uint8_t ctx_words;      /* context words that make up an exported state */
   int8_t present;         /* -1: not probed yet */
+  uint8_t draining;       /* aborted since: a DMA may still be ending a bus read */
   struct hash_ctx *owner; /* context whose state is in the engine */
   volatile int irq_flag;
   uint32_t irq_events; /* HASH_F_IRQ: the events that end the current wait */
@@ -52,7 +53,7 @@ struct engine_state {
 
 static struct engine_state engines[HASH_ENGINE_COUNT] = {
 #define ENGINE(key, ident, ctx_words)                                                                        \
-  [HASH_ENGINE_##key] = { HASH_##key##_CSR_BASE, HASH_##key##_WIN_BASE, ident, ctx_words, -1, 0, 0, 0 },
+  [HASH_ENGINE_##key] = { HASH_##key##_CSR_BASE, HASH_##key##_WIN_BASE, ident, ctx_words, -1, 0, 0, 0, 0 },
   HASH_ENGINE_TABLE(ENGINE)
 #undef ENGINE
 };
@@ -97,6 +98,15 @@ static void wr(struct engine_state *e, uint32_t off, uint32_t v)
   hash_plat_write(e->csr + off, v);
 }
 
+/* Drop the engine's message (abort + err_clear). A DMA it stopped may still be ending
+ * its last bus read, so the engine stays busy for a few clocks: the next user waits for
+ * that (acquire() always, the short path when this flag says so). */
+static void abort_engine(struct engine_state *e)
+{
+  wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+  e->draining = 1;
+}
+
 /* The first call reads the ID registers and resets the engines; later calls only report
  * (resetting then would destroy a message some context holds in an engine). */
 int hash_probe(void)
@@ -108,7 +118,7 @@ int hash_probe(void)
       e->present = e->csr != 0 && rd(e, HREG(ID)) == e->ident;
       if (e->present) {
         wr(e, HREG(EV_ENABLE), 0);
-        wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+        abort_engine(e);
       }
     }
     if (e->present)
@@ -130,7 +140,7 @@ static struct engine_state *engine_for(int alg)
 static uint32_t reset_engine(struct engine_state *e)
 {
   uint32_t errors = rd(e, HREG(ERRORS));
-  wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+  abort_engine(e);
   wr(e, HREG(EV_ENABLE), 0);
   e->irq_events = 0;
   e->owner = 0;
@@ -220,6 +230,7 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
   for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
     if (n >= HASH_PLAT_SPIN_LIMIT)
       return fail(e, c, HASH_ERR_TIMEOUT);
+  e->draining = 0;
   wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
   if (c->hw_saved) {
     for (int i = 0; i < e->ctx_words; i++)
@@ -251,7 +262,15 @@ HOT void pio_words(struct engine_state *e, const uint8_t *p, size_t n)
   uintptr_t w = e->win + HWIN_DATA;
   if (((uintptr_t)p & 3) == 0) {
     const word_t *q = (const word_t *)p;
-    for (size_t i = 0; i < n / 4; i++)
+    size_t i = 0, words = n / 4;
+    for (; i + 4 <= words; i += 4) { /* four at a time, as read_out */
+      uint32_t a = q[i], b = q[i + 1], c = q[i + 2], d = q[i + 3];
+      hash_plat_write(w, a);
+      hash_plat_write(w, b);
+      hash_plat_write(w, c);
+      hash_plat_write(w, d);
+    }
+    for (; i < words; i++)
       hash_plat_write(w, q[i]);
   } else {
     for (size_t i = 0; i + 4 <= n; i += 4)
@@ -373,7 +392,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
     struct engine_state *e = &engines[i];
     if (e->owner == c) {
       hash_plat_lock(i);
-      wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+      abort_engine(e);
       e->owner = 0;
       hash_plat_unlock(i);
     }
@@ -506,7 +525,7 @@ void hash_abort(struct hash_ctx *c)
     struct engine_state *e = &engines[id];
     hash_plat_lock(id);
     if (e->owner == c) {
-      wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+      abort_engine(e);
       e->owner = 0;
     }
     hash_plat_unlock(id);
@@ -519,8 +538,8 @@ void hash_abort(struct hash_ctx *c)
  * engine about one block's time (~80 clocks for SHA-256, ~30 for Keccak), so what the
  * caller waits for is the driver's own work, and this path does as little as can be
  * done: no context, the message by CPU stores (a DMA command costs three register
- * writes and a bus round trip before its first byte), the status read once unless the
- * engine is still working, no interrupt, the digest read with word stores. The checks
+ * writes and a bus round trip before its first byte), no busy check unless the engine
+ * was aborted, one status poll loop, no interrupt, the digest read with word stores. The checks
  * are done by the caller before, the engine's lazy switch after the lock. Measured in
  * docs/bench.md ("latency"). n <= HASH_SHORT_MAX; want <= the algorithm's block.
  */
@@ -532,13 +551,15 @@ HOT int digest_short(int id, uint8_t mode, const uint8_t *p, size_t n, uint8_t *
 
   hash_plat_lock(id);
   if (unlikely(e->owner != 0))
-    save(e, e->owner); /* another context's open message: lazily, as acquire() does */
-  /* After an abort the DMA may still be ending its last bus read. */
-  for (uint32_t k = 0; unlikely(rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY)); k++)
-    if (k >= HASH_PLAT_SPIN_LIMIT) {
-      r = HASH_ERR_TIMEOUT;
-      goto out;
-    }
+    save(e, e->owner);         /* another context's open message: lazily, as acquire() does */
+  if (unlikely(e->draining)) { /* after an abort: let the DMA end its last read */
+    for (uint32_t k = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); k++)
+      if (k >= HASH_PLAT_SPIN_LIMIT) {
+        r = HASH_ERR_TIMEOUT;
+        goto out;
+      }
+    e->draining = 0;
+  }
   wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)mode << HSHIFT(CTRL, MODE)));
   pio_words(e, p, n & ~(size_t)3);
   pio_final(e, p + (n & ~(size_t)3), n & 3);
