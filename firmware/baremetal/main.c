@@ -373,7 +373,7 @@ static void latency(void)
   /* Raw accesses to the SHA-256 engine (idle, no message open). */
   volatile uint32_t *csr = (volatile uint32_t *)CSR_SHA256_STATUS_ADDR;
   volatile uint32_t *ev = (volatile uint32_t *)CSR_SHA256_EV_ENABLE_ADDR;
-  volatile uint32_t *ctx = (volatile uint32_t *)(SHA256_BASE + 0x2000);
+  volatile uint32_t *ctx = (volatile uint32_t *)(SHA256_BASE + HWIN_CTX);
   volatile uint32_t *ram = (volatile uint32_t *)msgbuf;
   uint32_t sink = 0;
   hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_PIO, "", 0, out, 32); /* done: ctx readable */

@@ -96,12 +96,12 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
    * digest straight into the user's page: no check-then-use walks, no
    * copyout (docs/hash-syscall.md: ~1,200 of ~6,000 clocks). Anything
    * else, including every bad pointer, takes the general path below. */
+  int prov = khash_pick_provider(alg, provider, len);
+  int flags = prov == HASH_PROV_HW ? khash_hw_flags(len) : 0;
   char *pb = len ? uvmpage(p->pagetable, buf, len, PTE_R) : 0;
   char *po = uvmpage(p->pagetable, out, outlen, PTE_W);
   if ((len == 0 || pb) && po) {
-    int prov = khash_pick_provider(alg, provider, len);
-    r = hash_digest(
-        alg, prov, prov == HASH_PROV_HW ? khash_hw_flags(len) : 0, pb, len, (uint8_t *)po, outlen);
+    r = hash_digest(alg, prov, flags, pb, len, (uint8_t *)po, outlen);
     return r < 0 ? -1 : r;
   }
   if (uvmreadable(p->pagetable, buf, len) < 0)
@@ -110,8 +110,6 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
     return -1;
   if (outlen > sizeof d && (o = kalloc()) == 0)
     return -1;
-  int prov = khash_pick_provider(alg, provider, len);
-  int flags = prov == HASH_PROV_HW ? khash_hw_flags(len) : 0;
   uint n = 0;
   char *pa = len ? uvmrun(p->pagetable, buf, buf + len, KHASH_CHUNK, &n) : 0;
   if (len && pa == 0)

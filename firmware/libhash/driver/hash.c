@@ -107,6 +107,17 @@ static void abort_engine(struct engine_state *e)
   e->draining = 1;
 }
 
+/* Wait, bounded, until the engine is not busy (a stopped DMA has ended its last read);
+ * 0, or -1 on time-out. Used by acquire() always and by the short path after an abort. */
+static inline __attribute__((always_inline)) int wait_idle(struct engine_state *e)
+{
+  for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
+    if (n >= HASH_PLAT_SPIN_LIMIT)
+      return -1;
+  e->draining = 0;
+  return 0;
+}
+
 /* The first call reads the ID registers and resets the engines; later calls only report
  * (resetting then would destroy a message some context holds in an engine). */
 int hash_probe(void)
@@ -227,10 +238,8 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
   if (e->owner)
     save(e, e->owner);
   /* After an abort the DMA may still be ending its last bus read. */
-  for (uint32_t n = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); n++)
-    if (n >= HASH_PLAT_SPIN_LIMIT)
-      return fail(e, c, HASH_ERR_TIMEOUT);
-  e->draining = 0;
+  if (wait_idle(e) < 0)
+    return fail(e, c, HASH_ERR_TIMEOUT);
   wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
   if (c->hw_saved) {
     for (int i = 0; i < e->ctx_words; i++)
@@ -551,14 +560,10 @@ HOT int digest_short(int id, uint8_t mode, const uint8_t *p, size_t n, uint8_t *
 
   hash_plat_lock(id);
   if (unlikely(e->owner != 0))
-    save(e, e->owner);         /* another context's open message: lazily, as acquire() does */
-  if (unlikely(e->draining)) { /* after an abort: let the DMA end its last read */
-    for (uint32_t k = 0; rd(e, HREG(STATUS)) & HBIT(STATUS, BUSY); k++)
-      if (k >= HASH_PLAT_SPIN_LIMIT) {
-        r = HASH_ERR_TIMEOUT;
-        goto out;
-      }
-    e->draining = 0;
+    save(e, e->owner); /* another context's open message: lazily, as acquire() does */
+  if (unlikely(e->draining) && wait_idle(e) < 0) { /* after an abort: let the DMA end */
+    r = HASH_ERR_TIMEOUT;
+    goto out;
   }
   wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)mode << HSHIFT(CTRL, MODE)));
   pio_words(e, p, n & ~(size_t)3);
