@@ -100,10 +100,14 @@ ERRORS = (
     Bit("busy", "``init`` or a context write while the engine was busy, or a DMA start while a DMA ran (ignored)."),
     Bit("pio_during_dma", "Window data while a DMA command ran: the message was aborted."),
     Bit("dma_bus", "The DMA read got a bus error: the message was aborted."),
-    Bit("bad_range", "The DMA range wraps or leaves the DMA window, main RAM (ignored)."),
+    Bit("bad_range", "A DMA range (a command's, a descriptor list's or one of its descriptors') wraps or leaves "
+                     "the DMA window, main RAM: refused before any read (a command or list: ignored; a "
+                     "descriptor met mid-list: the message was aborted)."),
     Bit("bad_mode", "``init`` with a mode this engine does not have (ignored)."),
     Bit("squeeze", "``squeeze`` outside an XOF mode or before ``done`` (ignored)."),
     Bit("ctx_busy", "A context word was read while busy: the value is meaningless."),
+    Bit("bad_list", "A descriptor list of 0 or more than SG_MAX descriptors or not word aligned (ignored), "
+                    "or a descriptor of length 0 (the message was aborted)."),
 )
 
 # Interrupt events, in EventManager order (bit i of ev_status/ev_pending/ev_enable).
@@ -124,6 +128,17 @@ WINDOW = (
     Region("ctx", 0x2000, 4 * 64, "read / write",
            "context word i at `0x2000 + 4*i`: the digest or output block; export / import of a message"),
 )
+
+# Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
+# of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine
+# reads them itself and the pieces they name, in order, as one DMA command (`last` ends
+# the message after the final piece). At most SG_MAX descriptors per command.
+SG_MAX = 256
+SG_DESC = (
+    Bit("addr", "byte address of a piece of the message (any alignment, inside main RAM)"),
+    Bit("len", "its length in bytes, 1 or more"),
+)
+SG_DESC_WORDS = len(SG_DESC)
 
 # Providers: who computes a digest. SW and HW are the driver's (hash_begin); AUTO is the
 # kernel's policy (the engine from a size on); USER is the xv6 tools' own choice (the

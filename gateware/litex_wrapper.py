@@ -76,11 +76,15 @@ class HashAccelerator(LiteXModule):
         self._errors = CSRStatus(fields=[
             CSRField(b.name, size=1, description=b.doc) for b in hashspec.ERRORS
         ], description="Sticky error bits; cleared by ``ctrl.err_clear``.")
-        self._dma_addr = CSRStorage(32, description="DMA: byte address of the data (any alignment).")
-        self._dma_len = CSRStorage(32, description="DMA: length in bytes.")
+        self._dma_addr = CSRStorage(32, description="DMA: byte address of the data (any alignment); "
+                                                    "with ``dma_ctrl.list``, of the descriptor list (word aligned).")
+        self._dma_len = CSRStorage(32, description="DMA: length in bytes; with ``dma_ctrl.list``, the number of "
+                                                   f"descriptors (1 to {hashspec.SG_MAX}).")
         self._dma_ctrl = CSRStorage(fields=[
             CSRField("start", size=1, pulse=True, description="Start reading ``dma_len`` bytes at ``dma_addr``."),
             CSRField("last", size=1, offset=1, description="These bytes end the message."),
+            CSRField("list", size=1, offset=2, description="Scatter-gather: ``dma_addr`` and ``dma_len`` name a "
+                     "list of descriptors in main RAM (address, length), read by the engine as one command."),
         ], description="DMA command.")
         self._busy_cycles = CSRStatus(32, description="Clocks the core has been busy since ``init``.")
 
@@ -118,6 +122,7 @@ class HashAccelerator(LiteXModule):
             i_ctrl_err_clear=self._ctrl.fields.err_clear,
             i_dma_start=self._dma_ctrl.fields.start,
             i_dma_last=self._dma_ctrl.fields.last,
+            i_dma_list=self._dma_ctrl.fields.list,
             i_dma_addr=self._dma_addr.storage,
             i_dma_len=self._dma_len.storage,
             o_st_open=st.open, o_st_busy=st.busy, o_st_done=st.done,

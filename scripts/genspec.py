@@ -82,7 +82,12 @@ def c_header():
     for r in S.WINDOW:
         L.append(f"#define HWIN_{r.name.upper()} 0x{r.offset:04X} /* {r.size} bytes, {r.access} */")
     L += [f"#define HWIN_SIZE 0x{S.WINDOW_SIZE:04X}", "",
-          "/* Providers: who computes a digest. */"]
+          "/* Scatter-gather DMA (dma_ctrl.list): a list of descriptors, each of these words. */",
+          f"#define HASH_SG_MAX {S.SG_MAX} /* descriptors per list command */",
+          f"#define HASH_SG_DESC_WORDS {S.SG_DESC_WORDS}"]
+    for i, w in enumerate(S.SG_DESC):
+        L.append(f"#define HASH_SG_{w.name.upper()} {i} /* word {i}: {w.doc} */")
+    L += ["", "/* Providers: who computes a digest. */"]
     for i, p in enumerate(S.PROVIDERS):
         L.append(f"#define HASH_PROV_{p.name.upper()} {i} /* {p.doc} */")
     L += [f"#define HASH_PROV_COUNT {len(S.PROVIDERS)}", "", "#endif", ""]

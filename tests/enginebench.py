@@ -10,6 +10,7 @@ import struct
 
 from amaranth.sim import Simulator
 
+from gateware import hashspec
 from gateware.common.engine import CTX_WORD, FINAL_WORD
 
 RAM_BASE = 0x4000_0000
@@ -72,14 +73,25 @@ class EngineBench:
             tail = msg[n4:]
             await self.write(FINAL_WORD + len(tail), int.from_bytes(tail.ljust(4, b"\0"), "little"))
 
-    async def dma(self, addr, length, last, wait=True):
+    async def dma(self, addr, length, last, wait=True, sg=False):
+        """One DMA command; with sg, addr/length name a descriptor list (see sg_list)."""
         d = self.dut
         self.ctx.set(d.dma_addr, addr)
         self.ctx.set(d.dma_len, length)
         self.ctx.set(d.dma_last, last)
+        self.ctx.set(d.dma_list, sg)
         await self.pulse(dma_start=1)
         if wait:
             await self.wait(lambda: not self.ctx.get(d.st_dma_busy))
+
+    def sg_list(self, addr, pieces):
+        """Write a descriptor list at addr: (address, length) pairs in hashspec.SG_DESC's
+        word order. Returns the number of descriptors."""
+        for i, (a, n) in enumerate(pieces):
+            words = {"addr": a, "len": n}
+            for j, w in enumerate(hashspec.SG_DESC):
+                self.put(addr + 4 * (len(hashspec.SG_DESC) * i + j), struct.pack("<I", words[w.name]))
+        return len(pieces)
 
     async def wait(self, cond, limit=200000):
         n = 0

@@ -73,6 +73,11 @@ def test_every_digest_equals_reference(console):
     for alg in ALGS:
         for path in ("sw", "pio", "dma", "irq"):
             assert (alg, path) in seen, (alg, path)
+    for alg in ("SHA-256", "SHA3-256", "SHAKE128"):     # scatter-gather (hash_update_segs)
+        for path in ("sg", "sgsw"):
+            assert (alg, path) in seen, (alg, path)
+    many = [r for r in rows if r[2] == "sg" and int(r[5]) > hashspec.SG_MAX]
+    assert many, "no scattered message of more pieces than one descriptor list holds"
 
 
 def test_interleaved_contexts_on_one_engine(console):
@@ -90,7 +95,11 @@ def test_error_paths(console):
     for must in ("bad_alg", "null_data", "short_out", "update_after_final", "dma_outside_ram",
                  "dma_outside_ram_errors", "usable_after_error", "usable_after_abort",
                  "sha256_hello_dma", "sha3_512_mouna_dma", "short_unaligned_out_bytes",
-                 "short_sha224_bytes", "short_path_saves_open_context"):
+                 "short_sha224_bytes", "short_path_saves_open_context",
+                 "sg_good_list", "sg_limit_list", "sg_zero_descriptors", "sg_over_limit",
+                 "sg_unaligned_list", "sg_list_wraps", "sg_list_outside_ram",
+                 "sg_zero_length_descriptor", "sg_descriptor_outside_ram", "sg_descriptor_wraps",
+                 "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
     assert not bad, bad

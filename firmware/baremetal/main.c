@@ -4,7 +4,9 @@
  *
  * Output is one record per line so tests/test_soc_firmware.py can check every digest
  * against Python's hashlib:
- *   T <alg> <path> <msg> <len> <offset> <outlen> <hex>   a digest (path: sw, pio, dma, irq)
+ *   T <alg> <path> <msg> <len> <offset> <outlen> <hex>   a digest (path: sw, pio, dma, irq;
+ *                                                        sg/sgsw: scattered pieces, whose
+ *                                                        number is in the offset column)
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
@@ -25,6 +27,7 @@
 #include <system.h>
 
 #include "hashsoc/hash.h"
+#include "hashsoc/hash_regs.h" /* HBIT: the refusal checks write registers directly */
 #include "board.h"
 
 
@@ -72,6 +75,17 @@ static int have_engine(int alg)
   return (hash_probe() >> hash_alg_engine(alg)) & 1;
 }
 
+/* A T row: the digest in out (r bytes), or the error code r. */
+static void t_row(int alg, const char *path, const char *msg, size_t len, int off, size_t outlen, int r)
+{
+  printf("T %s %s %s %u %d %u ", hash_alg_name(alg), path, msg, (unsigned)len, off, (unsigned)outlen);
+  if (r > 0)
+    hex(out, r);
+  else
+    printf("error%d", r);
+  printf("\n");
+}
+
 /* Hash one message on every path and compare each with software. */
 static void digest_all_paths(int alg, const char *name, const uint8_t *msg, size_t len, size_t outlen)
 {
@@ -89,13 +103,7 @@ static void digest_all_paths(int alg, const char *name, const uint8_t *msg, size
       }
       memset(out, 0, sizeof(out));
       int r = hash_digest(alg, path_prov[p], path_flags[p], src, len, out, outlen);
-      printf("T %s %s %s %u %d %u ", hash_alg_name(alg), path_name[p], name, (unsigned)len, off,
-          (unsigned)outlen);
-      if (r > 0)
-        hex(out, r);
-      else
-        printf("error%d", r);
-      printf("\n");
+      t_row(alg, path_name[p], name, len, off, outlen, r);
       (r == n && memcmp(out, ref, n) == 0) ? passed++ : failed++;
       if (off)
         pattern(msgbuf, len + 8); /* restore only what memmove touched */
@@ -225,6 +233,126 @@ static void error_paths(void)
   check("short_path_saves_open_context", memcmp(out, ref, 32), 0);
 }
 
+/*
+ * Scatter-gather (hash_update_segs): the "pat" message cut into pieces of 1..maxpiece
+ * bytes, copied to places in sgbuf that are neither in order nor aligned (like a user
+ * buffer's physical pages), hashed on the engine by descriptor lists and in software.
+ * Printed as T rows with path "sg" (engine) or "sgsw", the piece count in the offset
+ * column. With head, 7 bytes go first by hash_update, so the lists start mid-block.
+ */
+static uint8_t sgbuf[16384];
+static struct hash_seg segs[1500];
+
+/* Cut src[0, len) into pieces, copied backwards from the end of sgbuf with 1-3 byte gaps;
+ * -1 if they do not all fit. */
+static int scatter(const uint8_t *src, size_t len, size_t maxpiece, uint32_t seed)
+{
+  size_t pos = sizeof(sgbuf), i = 0;
+  int n = 0;
+  while (i < len && n < (int)(sizeof(segs) / sizeof(segs[0])) && pos > maxpiece + 3) {
+    seed = seed * 1664525u + 1013904223u;
+    size_t k = 1 + (seed >> 8) % maxpiece;
+    k = k < len - i ? k : len - i;
+    pos -= k + 1 + n % 3;
+    memcpy(sgbuf + pos, src + i, k);
+    segs[n].data = sgbuf + pos;
+    segs[n].len = k;
+    n++;
+    i += k;
+  }
+  return i == len ? n : -1;
+}
+
+static void scattered(void)
+{
+  static const size_t lens[] = { 0, 1, 55, 137, 1000, 5000 };
+  static const size_t maxpiece[] = { 1, 7, 300, 3000 };
+  static const int algs[] = { HASH_SHA256, HASH_SHA3_256, HASH_SHAKE128 };
+  for (unsigned a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+    int alg = algs[a];
+    size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+      for (unsigned m = 0; m < sizeof(maxpiece) / sizeof(maxpiece[0]); m++) {
+        size_t len = lens[i], head = (i + m) % 2 && len > 7 ? 7 : 0;
+        int n = scatter(msgbuf + head, len - head, maxpiece[m], i * 31 + m);
+        if (n < 0)
+          continue; /* more pieces than segs[] */
+        for (int p = 0; p < 2; p++) {
+          if (p == 0 && !have_engine(alg))
+            continue;
+          struct hash_ctx c;
+          int r = hash_begin(&c, alg, p ? HASH_PROV_SW : HASH_PROV_HW, 0);
+          if (r >= 0 && head)
+            r = hash_update(&c, msgbuf, head);
+          if (r >= 0)
+            r = hash_update_segs(&c, segs, n);
+          memset(out, 0, outlen);
+          if (r >= 0)
+            r = hash_final(&c, out, outlen);
+          t_row(alg, p ? "sgsw" : "sg", "pat", len, n, outlen, r);
+        }
+      }
+  }
+}
+
+/*
+ * The engine's refusals of bad descriptor lists (registers written directly: the driver
+ * never builds such lists). Each list command is started on an open SHA-256 message; the
+ * check is the error bits it leaves, then the engine must be usable again.
+ */
+static uint32_t sg_desc[2 * (HASH_SG_MAX + 1)] __attribute__((aligned(8)));
+
+static uint32_t sg_raw(uint32_t list, uint32_t count)
+{
+  sha256_ctrl_write(HBIT(CTRL, INIT) | (0u << HSHIFT(CTRL, MODE)));
+  sha256_dma_addr_write(list);
+  sha256_dma_len_write(count);
+  sha256_dma_ctrl_write(HBIT(DMA_CTRL, START) | HBIT(DMA_CTRL, LIST) | HBIT(DMA_CTRL, LAST));
+  for (int n = 0; (sha256_status_read() & HBIT(STATUS, BUSY)) && n < 100000; n++)
+    ;
+  uint32_t errors = sha256_errors_read();
+  sha256_ctrl_write(HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
+  return errors;
+}
+
+static void sg_desc_set(int i, uint32_t addr, uint32_t len)
+{
+  sg_desc[HASH_SG_DESC_WORDS * i + HASH_SG_ADDR] = addr;
+  sg_desc[HASH_SG_DESC_WORDS * i + HASH_SG_LEN] = len;
+}
+
+static void sg_refusals(void)
+{
+  if (!have_engine(HASH_SHA256))
+    return;
+  const uint32_t bad_list = 1u << CSR_SHA256_ERRORS_BAD_LIST_OFFSET;
+  const uint32_t bad_range = 1u << CSR_SHA256_ERRORS_BAD_RANGE_OFFSET;
+  uint32_t list = (uint32_t)(uintptr_t)sg_desc, hello = (uint32_t)(uintptr_t)msgbuf;
+  for (int i = 0; i <= HASH_SG_MAX; i++)
+    sg_desc_set(i, hello, 5);
+  check("sg_good_list", (int)sg_raw(list, 2), 0);
+  check("sg_limit_list", (int)sg_raw(list, HASH_SG_MAX), 0);
+  check("sg_zero_descriptors", (int)sg_raw(list, 0), (int)bad_list);
+  check("sg_over_limit", (int)sg_raw(list, HASH_SG_MAX + 1), (int)bad_list);
+  check("sg_unaligned_list", (int)sg_raw(list + 2, 1), (int)bad_list);
+  check("sg_list_wraps", (int)sg_raw(0xfffffff8u, 2), (int)bad_range);
+  check("sg_list_outside_ram", (int)sg_raw(CSR_BASE, 1), (int)bad_range);
+  sg_desc_set(1, hello, 0);
+  check("sg_zero_length_descriptor", (int)sg_raw(list, 3), (int)bad_list);
+  sg_desc_set(1, CSR_BASE, 64);
+  check("sg_descriptor_outside_ram", (int)sg_raw(list, 3), (int)bad_range);
+  sg_desc_set(1, 0xfffffff0u, 0x20);
+  check("sg_descriptor_wraps", (int)sg_raw(list, 3), (int)bad_range);
+  sg_desc_set(1, hello, 5);
+  /* The driver: a piece outside main RAM fails the message with HASH_ERR_HW. */
+  struct hash_ctx c;
+  struct hash_seg bad[2] = { { msgbuf, 64 }, { (const void *)CSR_BASE, 64 } };
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  check("sg_driver_piece_outside_ram", hash_update_segs(&c, bad, 2), HASH_ERR_HW);
+  check("sg_driver_errors", (int)c.hw_errors, (int)bad_range);
+  check("sg_usable_after", hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, "hello", 5, out, 32), 32);
+}
+
 static void selftest(void)
 {
   /* Around the SHA-2 padding limits, word boundaries, and each algorithm's block. */
@@ -254,6 +382,8 @@ static void selftest(void)
       interleaved(HASH_SHA3_256, HASH_SHAKE128, path_prov[p], path_flags[p], path_name[p]);
   }
   error_paths();
+  scattered();
+  sg_refusals();
   coherence();
   printf("SELFTEST %d passed, %d failed\n", passed, failed);
 }
@@ -433,6 +563,31 @@ static void latency(void)
   }
 }
 
+/*
+ * Scatter-gather's rate: 64 KiB as pieces of `piece` bytes in reverse address order (a
+ * user buffer's pages as xv6's allocator hands them out), through hash_update_segs:
+ * "sg4096" against "dma" of the same 64 KiB in one command is what the walk costs.
+ */
+static void bench_sg(int alg, size_t piece)
+{
+  size_t n = MAXLEN / piece;
+  for (size_t i = 0; i < n; i++) {
+    segs[i].data = msgbuf + (n - 1 - i) * piece;
+    segs[i].len = piece;
+  }
+  struct hash_ctx c;
+  uint64_t t0 = now();
+  int r = hash_begin(&c, alg, HASH_PROV_HW, 0);
+  if (r >= 0)
+    r = hash_update_segs(&c, segs, (int)n);
+  if (r >= 0)
+    r = hash_final(&c, out, 32);
+  uint64_t t1 = now();
+  if (r > 0)
+    printf("B %s sg%u %u %u %u\n", hash_alg_name(alg), (unsigned)piece, (unsigned)MAXLEN, (unsigned)(t1 - t0),
+        (unsigned)hash_hw_busy_cycles(hash_alg_engine(alg)));
+}
+
 static void bench(void)
 {
   static const size_t sizes[] = { 0, 5, 55, 64, 1024, 4096, 65536 };
@@ -443,6 +598,13 @@ static void bench(void)
     bench_hot(HASH_SHA256);
   if (have_engine(HASH_SHA3_256))
     bench_hot(HASH_SHA3_256);
+  for (int a = 0; a < 2; a++) {
+    int alg = a ? HASH_SHA3_256 : HASH_SHA256;
+    if (have_engine(alg)) {
+      bench_sg(alg, 4096);
+      bench_sg(alg, 512);
+    }
+  }
   for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
 #ifndef BENCH_full
     if (alg != HASH_SHA256 && alg != HASH_SHA3_256 && alg != HASH_SHA3_512)

@@ -28,6 +28,7 @@ from amaranth.lib.wiring import In, Out
 from .dma import BURST_WORDS, FIFO_DEPTH, DMAReader, WishboneReadAdapter
 from .. import hashspec
 from .packer import BytePacker
+from .sglist import DescriptorWalker, outside
 
 WINDOW_SIZE = hashspec.WINDOW_SIZE
 _DATA, _FINAL, _CTX = (hashspec.region(n) for n in ("data", "final", "ctx"))
@@ -47,6 +48,8 @@ ERR_BAD_RANGE = hashspec.error_bit("bad_range")
 ERR_BAD_MODE = hashspec.error_bit("bad_mode")
 ERR_SQUEEZE = hashspec.error_bit("squeeze")
 ERR_CTX_BUSY = hashspec.error_bit("ctx_busy")
+ERR_BAD_LIST = hashspec.error_bit("bad_list")
+SG_MAX = hashspec.SG_MAX
 
 
 _PORTS = {
@@ -58,6 +61,7 @@ _PORTS = {
     "ctrl_err_clear": In(1),
     "dma_start": In(1),
     "dma_last": In(1),
+    "dma_list": In(1),      # dma_addr/dma_len name a descriptor list (gateware/common/sglist.py)
     "dma_addr": In(32),
     "dma_len": In(32),
     # Status.
@@ -147,13 +151,15 @@ class HashEngine(wiring.Component):
         m.submodules.core = ResetInserter(resetting)(core)
         m.submodules.packer = packer = BytePacker()
         m.submodules.dma = dma = DMAReader(self.dma_depth, self.dma_pause_words)
+        m.submodules.sg = sg = DescriptorWalker(self.dma_window)
 
         open_ = Signal()
         mode = Signal(4)
         core_done_q = Signal()
         new_err = Signal(len(hashspec.ERRORS))
 
-        dma_running = dma.busy
+        dma_running = Signal()
+        m.d.comb += dma_running.eq(dma.busy | sg.busy)
         busy = Signal()
         core_done = Signal()
         m.d.comb += [
@@ -257,12 +263,30 @@ class HashEngine(wiring.Component):
         ]
 
         # ---- DMA ----
+        # The reader takes its commands from the registers, or from the walker during a
+        # list; the walker borrows the reader's read port to fetch descriptors (the reader
+        # is idle then).
+        with m.If(sg.busy):
+            m.d.comb += [
+                dma.addr.eq(sg.r_addr),
+                dma.length.eq(sg.r_length),
+                dma.last.eq(sg.r_last),
+                dma.start.eq(sg.r_start),
+            ]
+        with m.Else():
+            m.d.comb += [
+                dma.addr.eq(self.dma_addr),
+                dma.length.eq(self.dma_len),
+                dma.last.eq(self.dma_last),
+            ]
         m.d.comb += [
-            dma.addr.eq(self.dma_addr),
-            dma.length.eq(self.dma_len),
-            dma.last.eq(self.dma_last),
             dma.abort.eq(kill),
-            self.ev_dma.eq(dma.done),
+            sg.abort.eq(kill),
+            sg.addr.eq(self.dma_addr),
+            sg.count.eq(self.dma_len),
+            sg.last.eq(self.dma_last),
+            sg.r_done.eq(dma.done),
+            self.ev_dma.eq(sg.done | (dma.done & ~sg.busy)),
         ]
         if self.dma_bus == "wishbone":
             m.submodules.dma_wb = wb = WishboneReadAdapter()
@@ -281,28 +305,53 @@ class HashEngine(wiring.Component):
             resp_data, resp_err = self.dma_resp_data, self.dma_resp_err
             req_valid, req_addr = self.dma_req_valid, self.dma_req_addr
         m.d.comb += [
-            req_valid.eq(dma.req_valid),
-            req_addr.eq(dma.req_addr),
-            dma.req_ready.eq(req_ready),
-            dma.resp_valid.eq(resp_valid),
             dma.resp_data.eq(resp_data),
             dma.resp_err.eq(resp_err),
+            sg.resp_data.eq(resp_data),
+            sg.resp_err.eq(resp_err),
         ]
-        lo, size = self.dma_window
-        end = Signal(33)
-        m.d.comb += end.eq(self.dma_addr + self.dma_len)
-        outside = (self.dma_addr < lo) | (end > lo + size)
+        with m.If(sg.owns_port):
+            m.d.comb += [
+                req_valid.eq(sg.req_valid),
+                req_addr.eq(sg.req_addr),
+                sg.req_ready.eq(req_ready),
+                sg.resp_valid.eq(resp_valid),
+            ]
+        with m.Else():
+            m.d.comb += [
+                req_valid.eq(dma.req_valid),
+                req_addr.eq(dma.req_addr),
+                dma.req_ready.eq(req_ready),
+                dma.resp_valid.eq(resp_valid),
+            ]
+        # A list's own range: SG_DESC_WORDS words per descriptor.
+        list_bytes = Signal(32)
+        m.d.comb += list_bytes.eq(self.dma_len * (4 * hashspec.SG_DESC_WORDS))
+        bad_list = (self.dma_len == 0) | (self.dma_len > SG_MAX) | (self.dma_addr[:2] != 0)
         with m.If(self.dma_start):
             with m.If(~open_):
                 m.d.comb += new_err[ERR_NOT_OPEN].eq(1)
             with m.Elif(dma_running):
                 m.d.comb += new_err[ERR_BUSY].eq(1)
-            with m.Elif(outside):
+            with m.Elif(self.dma_list):
+                with m.If(bad_list):
+                    m.d.comb += new_err[ERR_BAD_LIST].eq(1)
+                with m.Elif(outside(self.dma_addr, list_bytes, self.dma_window)):
+                    m.d.comb += new_err[ERR_BAD_RANGE].eq(1)
+                with m.Else():
+                    m.d.comb += sg.start.eq(1)
+            with m.Elif(outside(self.dma_addr, self.dma_len, self.dma_window)):
                 m.d.comb += new_err[ERR_BAD_RANGE].eq(1)
             with m.Else():
                 m.d.comb += dma.start.eq(1)
-        with m.If(dma.bus_error):
+        with m.If(dma.bus_error | sg.bus_error):
             m.d.comb += [new_err[ERR_DMA_BUS].eq(1), kill.eq(1)]
+        # A bad descriptor met mid-list: earlier pieces are in the core, so the message
+        # cannot go on.
+        with m.If(sg.bad_list):
+            m.d.comb += [new_err[ERR_BAD_LIST].eq(1), kill.eq(1)]
+        with m.If(sg.bad_range):
+            m.d.comb += [new_err[ERR_BAD_RANGE].eq(1), kill.eq(1)]
 
         # ---- commands ----
         with m.If(self.ctrl_abort):

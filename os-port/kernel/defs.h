@@ -107,6 +107,7 @@ void userinit(void);
 int wait(uintptr);
 void wakeup(void *);
 void yield(void);
+int anyrunnable(void);
 int either_copyout(int user_dst, uintptr dst, void *src, uint len);
 int either_copyin(void *dst, int user_src, uintptr src, uint len);
 void procdump(void);
@@ -177,7 +178,11 @@ int copyin(pagetable_t, void *, uintptr, uint);
 int copyinstr(pagetable_t, char *, uintptr, uint);
 int uvmreadable(pagetable_t, uintptr, uint);
 int uvmwritable(pagetable_t, uintptr, uint);
-char *uvmrun(pagetable_t, uintptr, uintptr, uint, uint *);
+struct urun {
+  char *pa;
+  uint len;
+};
+int uvmruns(pagetable_t, uintptr, uintptr, uint, struct urun *, int);
 char *uvmpage(pagetable_t, uintptr, uint, int);
 
 #define NELEM(x) (sizeof(x) / sizeof((x)[0]))

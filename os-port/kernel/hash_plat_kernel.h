@@ -8,8 +8,8 @@
  *    (0xB0000000, 0xB0010000) are mapped at virtual = physical;
  *  - lock: a sleep lock per engine (the driver holds it across waits);
  *  - bus address: kernel virtual = physical (RAM is mapped 1:1), and user
- *    buffers are handed to the driver as physical addresses one page (or one
- *    physically contiguous run of pages) at a time by khash.c;
+ *    buffers are handed to the driver as the physical addresses of their
+ *    physically contiguous runs of pages by khash.c (hash_update_segs);
  *  - irq wait: sleep until the engine's interrupt (hash_isr, called from
  *    trap.c's devintr) wakes us, bounded by a few timer ticks.
  * On QEMU there are no engines: LiteX's headers are absent, hash_regs.h gives
@@ -49,5 +49,10 @@ static inline uint32_t hash_plat_bus_addr(const void *p)
  * a 4 KiB DMA takes), then sleeps: an interrupt round trip through the machine-mode layer
  * and the scheduler costs more than a short wait. */
 #define HASH_PLAT_POLLS_BEFORE_SLEEP 512u
+
+/* The longest descriptor list the driver builds: khash.c hands it at most
+ * one KHASH_CHUNK of user pages at a time (17 runs), so the driver's lists
+ * need not take the engine's HASH_SG_MAX (2 KiB each). */
+#define HASH_PLAT_SG_MAX 32
 
 #endif

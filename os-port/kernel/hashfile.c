@@ -51,8 +51,8 @@ int khash_open(int alg, int provider, struct file *f)
   return 0;
 }
 
-/* write = update; long writes go to the driver one page at a time, so the
- * engine lock is never held for more than a page's worth of DMA */
+/* write = update; long writes go to the driver KHASH_CHUNK at a time, so
+ * the engine lock is never held for more than a chunk's worth of DMA */
 int khash_write(struct file *f, uintptr addr, int n)
 {
   struct khstream *s = f->hs;
@@ -60,7 +60,7 @@ int khash_write(struct file *f, uintptr addr, int n)
   if (n < 0 || uvmreadable(p->pagetable, addr, n) < 0)
     return -1;
   acquiresleep(&s->lk);
-  int r = s->done ? -1 : khash_update_user(&s->ctx, p->pagetable, addr, n, PGSIZE);
+  int r = s->done ? -1 : khash_update_user(&s->ctx, p->pagetable, addr, n, KHASH_CHUNK);
   releasesleep(&s->lk);
   return r < 0 ? -1 : n;
 }

@@ -3,8 +3,9 @@
  * Hashing as a kernel service (docs/hash-syscall.md): the provider policy
  * and hash(alg, provider, buf, len, out, outlen), the one-shot digest of a
  * user buffer read in place (no copy). The buffer is checked and walked
- * with vm.c's uvmreadable/uvmrun; each physically contiguous run of user
- * pages goes to the driver, whose engine reads it by DMA.
+ * with vm.c's uvmruns; the physically contiguous runs of user
+ * pages go to the driver as a list, whose engine reads them by
+ * scatter-gather DMA.
  * The stream file type is hashfile.c, the benchmarks khashbench.c, the
  * system calls syshash.c, the driver's platform half hashplat.c.
  */
@@ -53,24 +54,34 @@ int khash_hw_flags(uint len)
 
 /* ---- user buffers, in place ---- */
 
-/* hash_update over a checked user range, one physically contiguous run (at
- * most maxrun bytes) at a time. Each run is one driver call, which holds
- * the engine only for that run: another process's context can take the
- * engine between runs (the driver switches contexts lazily). A killed
- * process stops between runs. */
-int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxrun)
+/* hash_update over a checked user range, at most maxchunk bytes per driver
+ * call. A chunk is gathered as the physically contiguous runs of its pages
+ * (uvmrun), which the engine reads as one scatter-gather list: no CPU
+ * between pages. Each call holds the engine only for its chunk: another
+ * process's context can take the engine between chunks (the driver
+ * switches contexts lazily), and a killed process stops between them. */
+int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk)
 {
+  struct urun run[KHASH_CHUNK / PGSIZE + 1]; /* a chunk's runs, at most */
+  struct hash_seg seg[NELEM(run)];
   uintptr end = va + len;
+  if (end < va)
+    return -1;
+  if (maxchunk > KHASH_CHUNK)
+    maxchunk = KHASH_CHUNK;
   while (va < end) {
-    uint n;
     if (killed(myproc()))
       return -1;
-    char *p = uvmrun(pt, va, end, maxrun, &n);
-    if (p == 0)
+    int n = uvmruns(pt, va, end, maxchunk, run, NELEM(run));
+    if (n <= 0)
       return -1;
-    if (hash_update(c, p, n) < 0)
+    for (int i = 0; i < n; i++) {
+      seg[i].data = run[i].pa;
+      seg[i].len = run[i].len;
+      va += run[i].len;
+    }
+    if (hash_update_segs(c, seg, n) < 0)
       return -1;
-    va += n;
   }
   return 0;
 }
@@ -104,25 +115,24 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
     r = hash_digest(alg, prov, flags, pb, len, (uint8_t *)po, outlen);
     return r < 0 ? -1 : r;
   }
-  if (uvmreadable(p->pagetable, buf, len) < 0)
-    return -1;
+  /* The buffer is checked page by page as it is walked (uvmruns): a bad
+   * page ends the work with -1, and nothing has been written yet. */
   if (uvmwritable(p->pagetable, out, outlen) < 0) /* fail before the work */
     return -1;
   if (outlen > sizeof d && (o = kalloc()) == 0)
     return -1;
-  uint n = 0;
-  char *pa = len ? uvmrun(p->pagetable, buf, buf + len, KHASH_CHUNK, &n) : 0;
-  if (len && pa == 0)
+  struct urun run = { 0, 0 };
+  if (buf + len < buf || (len && uvmruns(p->pagetable, buf, buf + len, KHASH_CHUNK, &run, 1) != 1))
     goto done;
-  if (n == len) {
+  if (run.len == len) {
     /* one physically contiguous run of at most KHASH_CHUNK bytes (or empty):
      * one driver call, one DMA command */
-    r = hash_digest(alg, prov, flags, pa, len, o, outlen);
+    r = hash_digest(alg, prov, flags, run.pa, len, o, outlen);
   } else {
     struct hash_ctx c;
     if ((r = hash_begin(&c, alg, prov, flags)) >= 0) {
-      /* runs of at most KHASH_CHUNK: the engine is free for others between
-       * them, and a killed process stops within one */
+      /* chunks of at most KHASH_CHUNK: the engine is free for others
+       * between them, and a killed process stops within one */
       if (khash_update_user(&c, p->pagetable, buf, len, KHASH_CHUNK) < 0) {
         hash_abort(&c);
         r = -1;

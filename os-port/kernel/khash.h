@@ -29,7 +29,7 @@ void khash_tick(void);
 int khash_engine_present(int alg);
 int khash_pick_provider(int alg, int provider, uint len);
 int khash_hw_flags(uint len);
-int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxrun);
+int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk);
 int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint outlen);
 
 /* hashfile.c */

@@ -441,6 +441,18 @@ void sched(void)
   mycpu()->intena = intena;
 }
 
+/* Is some other process waiting for the CPU? A racy peek without p->lock,
+ * as the scheduler's: a hint for a caller choosing between sleeping and
+ * polling a short wait (hashplat.c), never for correctness. */
+int anyrunnable(void)
+{
+  struct proc *me = myproc();
+  for (struct proc *p = proc; p < &proc[NPROC]; p++)
+    if (p != me && __atomic_load_n(&p->state, __ATOMIC_RELAXED) == RUNNABLE)
+      return 1;
+  return 0;
+}
+
 /* Give up the CPU for one scheduling round (timer tick). */
 void yield(void)
 {

@@ -408,29 +408,41 @@ char *uvmpage(pagetable_t pt, uintptr va, uint len, int perm)
   return pa ? (char *)(pa + va % PGSIZE) : 0;
 }
 
-/* The physically contiguous run of user memory that starts at va, below
- * end and at most maxrun bytes long: its kernel address (= physical: RAM
- * is mapped 1:1) and, in *n, its length; 0 on a page the user may not
- * read. Pages that happen to be adjacent in RAM make one run, so a device
- * gets one command for them. */
-char *uvmrun(pagetable_t pt, uintptr va, uintptr end, uint maxrun, uint *n)
+/* The physically contiguous runs of user memory that start at va, below
+ * end and at most max bytes in all, for a device that reads them in place
+ * (the hash engines' scatter-gather DMA): at most nrun of them in run[]
+ * (kernel address = physical: RAM is mapped 1:1). Returns how many, or -1
+ * on a page the user may not read. Pages that happen to be adjacent in RAM
+ * make one run. One page-table walk per 4 MiB: the leaf PTEs of
+ * consecutive pages are consecutive, so the next page's is pte + 1. */
+int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct urun *run, int nrun)
 {
-  uintptr pa = uvmpa(pt, va, PTE_R);
-  if (pa == 0)
-    return 0;
-  pa += va % PGSIZE;
-  uint len = PGSIZE - va % PGSIZE;
-  if (len > end - va)
-    len = end - va;
-  while (len < maxrun && va + len < end) {
-    uintptr npa = uvmpa(pt, va + len, PTE_R);
-    if (npa != pa + len)
-      break;
-    uint more = end - (va + len) < PGSIZE ? end - (va + len) : PGSIZE;
-    len += more;
+  const int want = PTE_V | PTE_U | PTE_R;
+  pte_t *pte = 0;
+  int k = -1;
+  for (uint total = 0; va < end && total < max;) {
+    if (va >= MAXUVA)
+      return -1;
+    pte = (pte == 0 || PX(0, va) == 0) ? walk(pt, va, 0) : pte + 1;
+    if (pte == 0 || (*pte & want) != want)
+      return -1;
+    uintptr pa = PTE2PA(*pte) + va % PGSIZE;
+    uint m = PGSIZE - va % PGSIZE;
+    if (m > end - va)
+      m = end - va;
+    if (m > max - total)
+      m = max - total;
+    if (k >= 0 && (uintptr)run[k].pa + run[k].len == pa) {
+      run[k].len += m;
+    } else {
+      if (k + 1 == nrun)
+        break;
+      k++;
+      run[k].pa = (char *)pa;
+      run[k].len = m;
+    }
+    va += m;
+    total += m;
   }
-  if (len > maxrun)
-    len = maxrun;
-  *n = len;
-  return (char *)pa;
+  return k + 1;
 }

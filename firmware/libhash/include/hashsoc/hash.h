@@ -83,6 +83,15 @@ int hash_probe(void);
 int hash_begin(struct hash_ctx *c, int alg, int provider, int flags);
 int hash_update(struct hash_ctx *c, const void *data, size_t len);
 int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen);
+/* hash_update over the concatenation of nseg pieces (scattered pages, iovecs). On the
+ * hardware, by DMA, the engine walks them itself as descriptor lists (scatter-gather,
+ * docs/registers.md) without the CPU between pieces; with HASH_F_PIO or in software,
+ * piece by piece. Every piece's data must be readable by the engine's DMA. */
+struct hash_seg {
+  const void *data;
+  size_t len;
+};
+int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
 /* Drop the message; frees the engine if this context holds it. */
 void hash_abort(struct hash_ctx *c);
 

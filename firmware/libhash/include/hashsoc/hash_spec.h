@@ -109,6 +109,12 @@ enum hash_engine_id {
 #define HWIN_CTX 0x2000 /* 256 bytes, read / write */
 #define HWIN_SIZE 0x4000
 
+/* Scatter-gather DMA (dma_ctrl.list): a list of descriptors, each of these words. */
+#define HASH_SG_MAX 256 /* descriptors per list command */
+#define HASH_SG_DESC_WORDS 2
+#define HASH_SG_ADDR 0 /* word 0: byte address of a piece of the message (any alignment, inside main RAM) */
+#define HASH_SG_LEN 1 /* word 1: its length in bytes, 1 or more */
+
 /* Providers: who computes a digest. */
 #define HASH_PROV_SW 0 /* software: the portable C in firmware/libhash/swhash */
 #define HASH_PROV_HW 1 /* hardware: the engine, by DMA (or CPU stores with HASH_F_PIO) */
