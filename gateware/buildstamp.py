@@ -3,9 +3,12 @@
 
 A product (an engine's Verilog, the simulator, an FPGA run) is reused while the hash of
 the Python sources it is made from, plus its parameters, is the one recorded beside it.
-Used by gateware/engines.py, soc/sim.py and scripts/fpga/report.py.
+Used by gateware/engines.py, soc/sim.py and scripts/fpga/report.py. `locked` serialises
+a build that several processes may ask for at once (the test suite's two workers).
 """
 
+import contextlib
+import fcntl
 import hashlib
 import os
 
@@ -44,3 +47,16 @@ def write_atomic(path, data):
     with open(tmp, "w") as f:
         f.write(data)
     os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def locked(name):
+    """Hold build/.<name>.lock: one build of `name` at a time across processes (`make
+    test`'s two pytest-xdist workers, a user's make beside them). A second caller waits,
+    then finds the products up to date and rebuilds nothing, so files another process is
+    running from are never rewritten under it."""
+    path = os.path.join(TOP, "build", f".{name}.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 
+from gateware.buildstamp import locked
 from scripts import steps
 from soc import sim
 
@@ -34,7 +35,8 @@ def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
     cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={build_dir}", f"OUT={out}",
            f"BENCH={bench}", f"APP={app}"]
     soc = os.path.basename(build_dir)
-    steps.run(f"{soc}: firmware (app {app}, bench {bench})", sim.log(f"{soc}-firmware-{app}-{bench}"), cmd)
+    with locked("firmware"):
+        steps.run(f"{soc}: firmware (app {app}, bench {bench})", sim.log(f"{soc}-firmware-{app}-{bench}"), cmd)
     return os.path.join(out, "firmware.bin")
 
 

@@ -27,6 +27,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from soc import sim  # noqa: E402
+from gateware.buildstamp import locked  # noqa: E402
 from soc.identity import description_id  # noqa: E402
 
 # Every test here builds (or reuses) a Verilator simulator: `make test-fast` leaves them out.
@@ -100,8 +101,9 @@ def test_firmware_for_the_simulator_stops_on_the_twin(sim_desc, twin):
 
 def test_kernel_for_the_simulator_stops_on_the_twin(sim_desc, twin):
     gen = os.path.join(sim.BUILD_DIR, "software", "include", "generated")
-    r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex",
-                        f"LITEX_GENERATED_DIR={gen}"], capture_output=True, text=True)
+    with locked("os-port"):
+        r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex",
+                            f"LITEX_GENERATED_DIR={gen}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:]
     boot = os.path.join(TOP, "os-port", "build", "litex", "boot.json")
     argv, cwd = twin.prepare_run(sim.load_images(boot, twin.main_ram_base), bios="direct")

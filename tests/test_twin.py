@@ -26,6 +26,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from boards.twin import Twin, write_sdram_init  # noqa: E402
+from gateware.buildstamp import locked  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +100,9 @@ def test_sdram_bank_files_round_trip(tmp_path):
 @pytest.mark.simbuild
 def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     gen = twin.generated_dir
-    r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex", "BOARD=ulx3s",
-                        f"LITEX_GENERATED_DIR={gen}"], capture_output=True, text=True)
+    with locked("os-port"):
+        r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex", "BOARD=ulx3s",
+                            f"LITEX_GENERATED_DIR={gen}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:]
     fig = os.path.join(twin.build_dir, "serialboot.json")     # kept: docs/boards.md quotes it
     r = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "serialboot.py"), "--quiet",

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from soc import sim
+from gateware.buildstamp import locked
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(REPO, "os-port", "README")
@@ -42,9 +43,10 @@ pytestmark = pytest.mark.simbuild
 @pytest.fixture(scope="module")
 def session():
     sim.build()
-    r = subprocess.run(["make", "-C", os.path.join(REPO, "os-port"), "-j2", "PLATFORM=litex",
-                        f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with locked("os-port"):
+        r = subprocess.run(["make", "-C", os.path.join(REPO, "os-port"), "-j2", "PLATFORM=litex",
+                            f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert r.returncode == 0, r.stdout[-3000:]
     argv = [sys.executable, os.path.join(REPO, "scripts", "xv6run.py"), "--platform", "litex",
             "--quiet", "--timeout", "900", "--boot-timeout", "600"]

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from gateware.buildstamp import locked
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OSPORT = os.path.join(REPO, "os-port")
 XV6RUN = os.path.join(REPO, "scripts", "xv6run.py")
@@ -23,8 +25,10 @@ pytestmark = pytest.mark.skipif(
 
 
 def make(*args):
-    r = subprocess.run(["make", "-C", OSPORT, "-j2", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """make in os-port; one at a time across pytest-xdist's workers (gateware/buildstamp.py)."""
+    with locked("os-port"):
+        r = subprocess.run(["make", "-C", OSPORT, "-j2", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert r.returncode == 0, r.stdout[-4000:]
     return r.stdout
 
