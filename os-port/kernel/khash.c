@@ -56,7 +56,7 @@ int khash_hw_flags(uint len)
 
 /* hash_update over a checked user range, at most maxchunk bytes per driver
  * call. A chunk is gathered as the physically contiguous runs of its pages
- * (uvmrun), which the engine reads as one scatter-gather list: no CPU
+ * (uvmruns), which the engine reads as one scatter-gather list: no CPU
  * between pages. Each call holds the engine only for its chunk: another
  * process's context can take the engine between chunks (the driver
  * switches contexts lazily), and a killed process stops between them. */
