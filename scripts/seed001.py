@@ -32,6 +32,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if TOP not in sys.path:
     sys.path.insert(0, TOP)
 
+from gateware.buildstamp import locked  # noqa: E402
 from soc import sim  # noqa: E402
 
 FW_DIR = os.path.join(TOP, "firmware", "experiments", "seed001")
@@ -84,7 +85,10 @@ def build_firmware(pad=0):
     """Build the seed001 firmware (and the QEMU image) for one code placement."""
     out = out_dir(pad)
     cmd = ["make", "-s", "-C", FW_DIR, f"SOC_BUILD={sim.BUILD_DIR}", f"OUT={out}", f"PAD={pad}"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    # Two processes making one OUT at once (make test's workers) would each relink the
+    # same .elf, one truncating the file the other is about to objcopy.
+    with locked(f"seed001-pad{pad}"):
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return {"bin": os.path.join(out, "seed001.bin"), "elf": os.path.join(out, "seed001.elf"),
             "qemu": os.path.join(out, "seed001-qemu.elf"), "dir": out}
 
