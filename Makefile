@@ -38,11 +38,12 @@ demo: setup xv6-litex
 	$(Q)$(PY) scripts/xv6run.py --platform litex --quiet $(if $(filter 1,$(V)),,--from-kernel) \
 	    --timeout 600 --boot-timeout 600 $(DEMO_CMDS)
 
-# On every core (pytest-xdist): the simulations of one module and target stay together
-# (tests/conftest.py). JOBS=1 runs them one after another.
+# On every core (pytest-xdist): the simulations of one module and target stay together,
+# and the longest groups are handed out first (tests/conftest.py, HEAVIEST_FIRST). JOBS=1
+# runs them one after another.
 JOBS ?= auto
 test: setup
-	$(PY) -m pytest tests -m "not fpga" $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup)
+	$(PY) -m pytest tests -m "not fpga" $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist loadgroup --no-loadscope-reorder)
 
 # The tests that build no Verilator simulator (cores, frontend, software hashes, xv6 on
 # QEMU): those marked simbuild (litex_sim or a board twin, pytest.ini) are left out.
