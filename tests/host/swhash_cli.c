@@ -32,6 +32,9 @@
  *   COMPRESS HEXH32 HEXBLOCKS
  *       sha256_sw_compress() on 8 big-endian chaining words and N*64 bytes;
  *       prints the 8 words big-endian.
+ *   HMAC ALG MODE SEED HEXKEY HEXMSG
+ *       hmac_sw.c: the MAC of HEXMSG under HEXKEY ("-" = empty), ALG sha256 or
+ *       sha224, MODE one (one update) or chunk (random chunks, SEED as for H).
  *   QUIT
  */
 #include <stdint.h>
@@ -40,6 +43,7 @@
 #include <string.h>
 
 #include "hashsoc/hash_spec.h"
+#include "hmac_sw.h"
 #include "keccak_sw.h"
 #include "sha256_sw.h"
 
@@ -438,6 +442,42 @@ static int cmd_compress(char **tok, int ntok)
   return 0;
 }
 
+static int cmd_hmac(char **tok, int ntok)
+{
+  struct hmac_sha256_sw c;
+  uint8_t *key, *msg, out[32];
+  size_t klen, mlen, i = 0;
+  int is224, chunk;
+
+  if (ntok != 6 || (strcmp(tok[1], "sha256") && strcmp(tok[1], "sha224")) ||
+      (strcmp(tok[2], "one") && strcmp(tok[2], "chunk")))
+    return -1;
+  is224 = !strcmp(tok[1], "sha224");
+  chunk = !strcmp(tok[2], "chunk");
+  rng_seed(strtoull(tok[3], NULL, 10));
+  key = unhex(tok[4], &klen);
+  msg = unhex(tok[5], &mlen);
+  if (!key || !msg) {
+    free(key);
+    free(msg);
+    return -1;
+  }
+  hmac_sha256_sw_init(&c, is224, klen ? key : NULL, klen);
+  while (chunk && i < mlen) {
+    size_t n = rng_chunk();
+    n = n < mlen - i ? n : mlen - i;
+    hmac_sha256_sw_update(&c, msg + i, n);
+    i += n;
+  }
+  hmac_sha256_sw_update(&c, msg + i, mlen - i);
+  hmac_sha256_sw_final(&c, out);
+  print_hex(out, is224 ? SHA224_SW_DIGEST_BYTES : SHA256_SW_DIGEST_BYTES);
+  putchar('\n');
+  free(key);
+  free(msg);
+  return 0;
+}
+
 int main(void)
 {
   char *line;
@@ -463,6 +503,8 @@ int main(void)
       rc = cmd_perm(tok, ntok);
     else if (!strcmp(tok[0], "COMPRESS"))
       rc = cmd_compress(tok, ntok);
+    else if (!strcmp(tok[0], "HMAC"))
+      rc = cmd_hmac(tok, ntok);
     if (rc)
       printf("ERR %s\n", tok[0]);
     fflush(stdout);
