@@ -74,7 +74,7 @@ def test_every_digest_equals_reference(console):
         for path in ("sw", "pio", "dma", "irq"):
             assert (alg, path) in seen, (alg, path)
     for alg in ("SHA-256", "SHA3-256", "SHAKE128"):     # scatter-gather (hash_update_segs)
-        for path in ("sg", "sgsw"):
+        for path in ("sg", "sgsw", "sgnw"):
             assert (alg, path) in seen, (alg, path)
     many = [r for r in rows if r[2] == "sg" and int(r[5]) > hashspec.SG_MAX]
     assert many, "no scattered message of more pieces than one descriptor list holds"
@@ -99,7 +99,8 @@ def test_error_paths(console):
                  "sg_good_list", "sg_limit_list", "sg_zero_descriptors", "sg_over_limit",
                  "sg_unaligned_list", "sg_list_wraps", "sg_list_outside_ram",
                  "sg_zero_length_descriptor", "sg_descriptor_outside_ram", "sg_descriptor_wraps",
-                 "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after"):
+                 "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after",
+                 "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
     assert not bad, bad

@@ -239,6 +239,9 @@ static void error_paths(void)
  * buffer's physical pages), hashed on the engine by descriptor lists and in software.
  * Printed as T rows with path "sg" (engine) or "sgsw", the piece count in the offset
  * column. With head, 7 bytes go first by hash_update, so the lists start mid-block.
+ * Path "sgnw" gives the pieces in two hash_update_segs_nowait calls, and on every other
+ * message a hash("hello") on the same engine comes between them (it must take the
+ * engine while the first list may still run: a wrong "hello" digest fails the row).
  */
 static uint8_t sgbuf[16384];
 static struct hash_seg segs[1500];
@@ -263,6 +266,15 @@ static int scatter(const uint8_t *src, size_t len, size_t maxpiece, uint32_t see
   return i == len ? n : -1;
 }
 
+/* hash("hello") on alg's engine, checked against software: 0, or HASH_ERR_HW if wrong. */
+static int hello_beside(int alg)
+{
+  uint8_t a[32], b[32];
+  hash_digest(alg, HASH_PROV_SW, 0, "hello", 5, a, 32);
+  int r = hash_digest(alg, HASH_PROV_HW, 0, "hello", 5, b, 32);
+  return r < 0 ? r : memcmp(a, b, 32) ? HASH_ERR_HW : 0;
+}
+
 static void scattered(void)
 {
   static const size_t lens[] = { 0, 1, 55, 137, 1000, 5000 };
@@ -276,20 +288,27 @@ static void scattered(void)
         size_t len = lens[i], head = (i + m) % 2 && len > 7 ? 7 : 0;
         int n = scatter(msgbuf + head, len - head, maxpiece[m], i * 31 + m);
         if (n < 0)
-          continue; /* more pieces than segs[] */
-        for (int p = 0; p < 2; p++) {
-          if (p == 0 && !have_engine(alg))
+          continue;                   /* more pieces than segs[] */
+        for (int p = 0; p < 3; p++) { /* sg, sgsw, sgnw */
+          if (p != 1 && !have_engine(alg))
             continue;
           struct hash_ctx c;
-          int r = hash_begin(&c, alg, p ? HASH_PROV_SW : HASH_PROV_HW, 0);
+          int r = hash_begin(&c, alg, p == 1 ? HASH_PROV_SW : HASH_PROV_HW, 0);
           if (r >= 0 && head)
             r = hash_update(&c, msgbuf, head);
-          if (r >= 0)
+          if (r >= 0 && p < 2)
             r = hash_update_segs(&c, segs, n);
+          if (r >= 0 && p == 2) {
+            r = hash_update_segs_nowait(&c, segs, n / 2);
+            if (r >= 0 && (i + m) % 2)
+              r = hello_beside(alg);
+            if (r >= 0)
+              r = hash_update_segs_nowait(&c, segs + n / 2, n - n / 2);
+          }
           memset(out, 0, outlen);
           if (r >= 0)
             r = hash_final(&c, out, outlen);
-          t_row(alg, p ? "sgsw" : "sg", "pat", len, n, outlen, r);
+          t_row(alg, p == 1 ? "sgsw" : p ? "sgnw" : "sg", "pat", len, n, outlen, r);
         }
       }
   }
@@ -351,6 +370,13 @@ static void sg_refusals(void)
   check("sg_driver_piece_outside_ram", hash_update_segs(&c, bad, 2), HASH_ERR_HW);
   check("sg_driver_errors", (int)c.hw_errors, (int)bad_range);
   check("sg_usable_after", hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, "hello", 5, out, 32), 32);
+  /* _nowait: the error comes with the next call on the context (here the final). */
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  int r = hash_update_segs_nowait(&c, bad, 2);
+  check("sg_nowait_bad_piece_next_call", r < 0 ? r : hash_final(&c, out, 32), HASH_ERR_HW);
+  check("sg_nowait_errors", (int)c.hw_errors, (int)bad_range);
+  check(
+      "sg_nowait_usable_after", hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, "hello", 5, out, 32), 32);
 }
 
 static void selftest(void)

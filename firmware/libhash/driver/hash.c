@@ -49,6 +49,8 @@ struct engine_state {
   struct hash_ctx *owner; /* context whose state is in the engine */
   volatile int irq_flag;
   uint32_t irq_events; /* HASH_F_IRQ: the events that end the current wait */
+  uint8_t running;     /* the owner's last list may still run (hash_update_segs_nowait) */
+  uint8_t list;        /* which of the engine's two sg_lists it was last given */
 };
 
 static struct engine_state engines[HASH_ENGINE_COUNT] = {
@@ -105,6 +107,7 @@ static void abort_engine(struct engine_state *e)
 {
   wr(e, HREG(CTRL), HBIT(CTRL, ABORT) | HBIT(CTRL, ERR_CLEAR));
   e->draining = 1;
+  e->running = 0;
 }
 
 /* Wait, bounded, until the engine is not busy (a stopped DMA has ended its last read);
@@ -210,9 +213,35 @@ static int wait_status(struct engine_state *e, struct hash_ctx *c, uint32_t mask
 
 /* ---- moving the engine between contexts ---- */
 
+/* Wait for the engine's DMA to end (sleeping on its interrupt with HASH_F_IRQ). */
+static int wait_dma(struct engine_state *e, struct hash_ctx *c)
+{
+  if (!(rd(e, HREG(STATUS)) & HBIT(STATUS, DMA_BUSY)))
+    return HASH_OK;
+  irq_arm(e, c, HBIT(EV_ENABLE, DMA));
+  return wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
+}
+
+/* Let the owner's last list end (hash_update_segs_nowait returned while the engine
+ * still read it): then the engine is idle at a block boundary, as every other call
+ * leaves it. A failure is the owner's: fail() finishes its message and frees the
+ * engine, and the owner's next call reports it. */
+static int settle(struct engine_state *e)
+{
+  if (!e->running)
+    return HASH_OK;
+  e->running = 0;
+  struct hash_ctx *o = e->owner;
+  int r = wait_dma(e, o);
+  /* The core still hashes the last block or two: tens of clocks, polled. */
+  return r < 0 ? r : wait_status(e, o, HBIT(STATUS, BUSY), 0);
+}
+
 static void save(struct engine_state *e, struct hash_ctx *o)
 {
-  /* Holders are always at a block boundary between calls, so busy is 0 here. */
+  if (settle(e) < 0)
+    return; /* o's message failed and the engine is free */
+  /* Holders are at a block boundary between calls (settled), so busy is 0 here. */
   for (int i = 0; i < e->ctx_words; i++)
     o->u.hw_ctx[i] = hash_plat_read(e->win + HWIN_CTX + 4 * i);
   o->hw_saved = 1;
@@ -234,7 +263,7 @@ void hash_release(int engine)
 static int acquire(struct engine_state *e, struct hash_ctx *c)
 {
   if (e->owner == c)
-    return HASH_OK;
+    return settle(e);
   if (e->owner)
     save(e, e->owner);
   /* After an abort the DMA may still be ending its last bus read. */
@@ -340,9 +369,10 @@ static int feed(struct engine_state *e, struct hash_ctx *c, const uint8_t *p, si
 #endif
 _Static_assert(HASH_PLAT_SG_MAX >= 1 && HASH_PLAT_SG_MAX <= HASH_SG_MAX, "HASH_PLAT_SG_MAX");
 
-/* Each engine's descriptor list, which the engine reads by DMA (so in main RAM, at an
- * address hash_plat_bus_addr translates). Guarded by the engine's lock. */
-static uint32_t sg_lists[HASH_ENGINE_COUNT][HASH_PLAT_SG_MAX * HASH_SG_DESC_WORDS]
+/* Each engine's descriptor lists, which the engine reads by DMA (so in main RAM, at an
+ * address hash_plat_bus_addr translates). Two, so the next list can be written while
+ * the engine still walks the last one (e->list names it). Guarded by the engine's lock. */
+static uint32_t sg_lists[HASH_ENGINE_COUNT][2][HASH_PLAT_SG_MAX * HASH_SG_DESC_WORDS]
     __attribute__((aligned(8)));
 
 /* A cursor over the caller's pieces: the next byte is seg[i].data[off]. */
@@ -371,30 +401,32 @@ HOT size_t seg_next(struct seg_cursor *k, size_t max, const uint8_t **p)
   return n;
 }
 
-/* Give the engine the next n bytes at the cursor as descriptor lists of at most
- * HASH_PLAT_SG_MAX pieces each: the engine walks a list without the CPU. */
-static int feed_segs(struct engine_state *e, struct hash_ctx *c, struct seg_cursor *k, size_t n)
+/* Write the next pieces at the cursor, at most *n bytes and HASH_PLAT_SG_MAX pieces,
+ * into the list the engine is not reading; return how many, *n less their bytes. */
+static int build_list(struct engine_state *e, struct seg_cursor *k, size_t *n)
 {
-  uint32_t *list = sg_lists[e - engines];
-  while (n) {
-    int d = 0;
-    const uint8_t *p;
-    size_t run;
-    while (d < HASH_PLAT_SG_MAX && (run = seg_next(k, n, &p)) != 0) {
-      list[HASH_SG_DESC_WORDS * d + HASH_SG_ADDR] = hash_plat_bus_addr(p);
-      list[HASH_SG_DESC_WORDS * d + HASH_SG_LEN] = (uint32_t)run;
-      d++;
-      n -= run;
-    }
-    wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(list));
-    wr(e, HREG(DMA_LEN), (uint32_t)d);
-    irq_arm(e, c, HBIT(EV_ENABLE, DMA));
-    wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | HBIT(DMA_CTRL, LIST));
-    int r = wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
-    if (r < 0)
-      return r;
+  uint32_t *list = sg_lists[e - engines][!e->list];
+  int d = 0;
+  const uint8_t *p;
+  size_t run;
+  while (d < HASH_PLAT_SG_MAX && (run = seg_next(k, *n, &p)) != 0) {
+    list[HASH_SG_DESC_WORDS * d + HASH_SG_ADDR] = hash_plat_bus_addr(p);
+    list[HASH_SG_DESC_WORDS * d + HASH_SG_LEN] = (uint32_t)run;
+    d++;
+    *n -= run;
   }
-  return HASH_OK;
+  return d;
+}
+
+/* Start the engine on the d pieces build_list wrote (the engine must be idle and the
+ * caller's). The caller waits for it, or leaves that to settle(). */
+static void start_list(struct engine_state *e, int d)
+{
+  e->list = !e->list;
+  wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(sg_lists[e - engines][e->list]));
+  wr(e, HREG(DMA_LEN), (uint32_t)d);
+  wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | HBIT(DMA_CTRL, LIST));
+  e->running = 1;
 }
 
 /* Copy n output bytes from the context window: word stores when out is aligned. */
@@ -534,15 +566,20 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
   }
   copy(c->buf, p + whole, len - whole);
   c->buflen = len - whole;
-  /* Leave the engine idle at a block boundary, so it can be handed over. */
   if (e->owner == c)
-    r = wait_status(e, c, HBIT(STATUS, BUSY), 0);
+    e->running = 1;
 out:
+  /* Leave the engine idle at a block boundary, so it can be handed over (and done
+   * with any pieces an earlier hash_update_segs_nowait gave it). */
+  if (r >= 0 && e->owner == c)
+    r = settle(e);
   hash_plat_unlock(id);
   return r;
 }
 
-int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
+/* hash_update_segs and its _nowait form: with wait 0 the call returns once the engine
+ * has its last list, and the next call that needs the engine waits for it (settle). */
+static int update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg, int wait)
 {
   size_t total = 0;
   int r = HASH_OK;
@@ -582,22 +619,51 @@ int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
     }
     if (c->buflen < c->block)
       goto out;
+  }
+  size_t whole = total - total % c->block;
+  /* The first list is written before anything waits for the engine, which may still
+   * be walking this context's last one (_nowait): the two overlap. */
+  int d = whole ? build_list(e, &k, &whole) : 0;
+  if (c->buflen) {
     if ((r = acquire(e, c)) < 0 || (r = feed_pio(e, c, c->buf, c->block, 0)) < 0)
       goto out;
     c->buflen = 0;
   }
-  size_t whole = total - total % c->block;
-  if (whole && ((r = acquire(e, c)) < 0 || (r = feed_segs(e, c, &k, whole)) < 0))
-    goto out;
+  if (d) {
+    if ((r = acquire(e, c)) < 0)
+      goto out;
+    start_list(e, d);
+    while (whole) { /* more pieces than one list holds: the next list, in turn */
+      d = build_list(e, &k, &whole);
+      if ((r = wait_dma(e, c)) < 0) /* the core may still hash: it takes the next list */
+        goto out;
+      start_list(e, d);
+    }
+  }
   while ((n = seg_next(&k, c->block - c->buflen, &p)) != 0) {
     copy(c->buf + c->buflen, p, n);
     c->buflen += n;
   }
   if (e->owner == c)
-    r = wait_status(e, c, HBIT(STATUS, BUSY), 0);
+    e->running = 1; /* (a PIO block alone may still be in the core, too) */
 out:
+  /* hash_update_segs leaves the engine idle at a block boundary, done with these
+   * pieces and any an earlier _nowait call gave it (even when it has no bytes for
+   * the engine itself). */
+  if (wait && r >= 0 && e->owner == c)
+    r = settle(e);
   hash_plat_unlock(id);
   return r;
+}
+
+int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
+{
+  return update_segs(c, seg, nseg, 1);
+}
+
+int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
+{
+  return update_segs(c, seg, nseg, 0);
 }
 
 static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)

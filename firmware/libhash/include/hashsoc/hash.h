@@ -92,6 +92,12 @@ struct hash_seg {
   size_t len;
 };
 int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
+/* The same, but on the hardware by DMA it returns as soon as the engine has its last
+ * list, so the caller can prepare its next pieces while the engine reads these: the
+ * pieces must stay unchanged until the next call on c (update, final, abort), which
+ * waits for them first; hash_update_segs(c, 0, 0) only waits. A DMA error in them is
+ * returned by that call. Elsewhere (sw, HASH_F_PIO) it is hash_update_segs. */
+int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
 /* Drop the message; frees the engine if this context holds it. */
 void hash_abort(struct hash_ctx *c);
 
