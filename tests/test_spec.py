@@ -57,8 +57,11 @@ TITLES = "|".join(re.escape(a.title) for a in hashspec.ALGORITHMS)
 NAMES = "|".join(re.escape(a.name) for a in hashspec.ALGORITHMS)
 ERRNAMES = "|".join(b.name for b in hashspec.ERRORS)
 IDENTS = "|".join([f"0x{e.ident_value:08x}" for e in hashspec.ENGINES] + [f'b"{e.ident}"' for e in hashspec.ENGINES])
-RATES = "|".join(sorted({str(a.block) for a in hashspec.ALGORITHMS if a.pad}))
-PADS = "|".join(sorted({f"0x{a.pad:02x}" for a in hashspec.ALGORITHMS if a.pad}))
+# Each in every spelling a copy could use: decimal or hex rates, hex pads with or without
+# the leading zero.
+RATES = "|".join(sorted({f for a in hashspec.ALGORITHMS if a.pad for f in (str(a.block), f"0x{a.block:x}")}))
+PADS = "|".join(sorted({f for a in hashspec.ALGORITHMS if a.pad for f in (f"0x{a.pad:02x}", f"0x{a.pad:x}")}))
+WINDOW = "|".join(f for r in hashspec.WINDOW if r.offset for f in (f"0x{r.offset:x}", str(r.offset)))
 HALF = len(hashspec.ALGORITHMS) // 2
 
 # (what, regex, how many distinct matches close together make a copy). A test or a
@@ -70,7 +73,7 @@ COPIES = [
     ("a list of error-bit names", rf'(?<![\[(])"({ERRNAMES})"\s*[,\]]', len(hashspec.ERRORS) // 2),
     ("an engine ID", rf"(?i)({IDENTS})", 1),
     ("a rate and pad byte pair", rf"(?i)\b({RATES})\b\s*,\s*({PADS})\b", 1),
-    ("a window offset", r"(?i)(final|ctx)\w*\s*=\s*0x[12]000\b", 1),
+    ("a window offset", rf"(?i)(final|ctx)\w*\s*=\s*({WINDOW})\b", 1),
     ("an enum of algorithms", r"(?m)^\s*HASH_SHA3_224\s*[,=]", 1),
     ("a second spelling of the providers", r"\b(HASHP_\w+|KHASH_PROV_\w+|enum hash_provider)\b", 1),
     ("a Keccak rate macro", r"\bKECCAK_SW_(RATE|PAD)_\w+", 1),
@@ -103,16 +106,19 @@ def test_the_copy_check_can_see_a_copy():
     uhash.c's names[], engine.py's ERROR_NAMES, hash_regs.h, engine.py's window)."""
     old_alg_rows = "\n".join(f'  {{ "{a.title}", HASH_ENGINE_X, {a.mode}, {a.digest}, {a.block}, 0x{a.pad:02X} }},'
                              for a in hashspec.ALGORITHMS)
-    samples = {"a table of algorithm titles": old_alg_rows,
-               "a table of algorithm names": ", ".join(f'"{a.name}"' for a in hashspec.ALGORITHMS),
-               "a list of error-bit names": "[" + ", ".join(f'"{b.name}"' for b in hashspec.ERRORS) + "]",
-               "a rate and pad byte pair": old_alg_rows,
-               "an engine ID": "#define HASH_ENGINE_ID_SHA256 0x53484132u",
-               "a window offset": "CTX_WORD = 0x2000 >> 2",
-               "a second spelling of the providers": "#define HASHP_SW 0"}
-    for what, regex, limit in COPIES:
-        if what in samples:
-            assert any(len(hits) >= limit for _, hits in clusters(regex, samples[what])), what
+    samples = [("a table of algorithm titles", old_alg_rows),
+               ("a table of algorithm names", ", ".join(f'"{a.name}"' for a in hashspec.ALGORITHMS)),
+               ("a list of error-bit names", "[" + ", ".join(f'"{b.name}"' for b in hashspec.ERRORS) + "]"),
+               ("a rate and pad byte pair", old_alg_rows),
+               ("a rate and pad byte pair", "{ 0x88, 0x6 },"),              # hex rate, short pad
+               ("an engine ID", "#define HASH_ENGINE_ID_SHA256 0x53484132u"),
+               ("a window offset", "CTX_WORD = 0x2000 >> 2"),
+               ("a window offset", "final_off = 4096"),
+               ("a second spelling of the providers", "#define HASHP_SW 0")]
+    regexes = {what: (regex, limit) for what, regex, limit in COPIES}
+    for what, sample in samples:
+        regex, limit = regexes[what]
+        assert any(len(hits) >= limit for _, hits in clusters(regex, sample)), (what, sample)
 
 
 # ---- the description and the gateware agree ----
