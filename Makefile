@@ -2,8 +2,9 @@
 # HashSoC: two commands do all the set-up on a fresh Debian 12 machine.
 #   make demo   build the SoC in litex_sim, run the demo firmware (software vs accelerator)
 #   make test   every test (installs what it needs first)
-# More: make bench (benchmark tables and plots in docs/), make seed001, make docs (register map
-# and the tables generated from gateware/hashspec.py), make format (C style).
+# More: make bench (benchmark tables and plots in docs/), make simprofile, make seed001,
+# make docs (register map and the tables generated from gateware/hashspec.py), make format
+# (C style).
 VENV   := .venv
 PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
@@ -18,7 +19,7 @@ endif
 STEP := python3 scripts/steps.py
 LOGS := build/logs
 
-.PHONY: setup demo test test-fast bench seed001 docs spec format sim-build sim qemu run clean \
+.PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
         twin-build twin twin-run twin-fw twin-serial-boot
 
 # A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
@@ -52,6 +53,12 @@ test-fast: setup
 
 bench: setup
 	$(PY) scripts/bench.py
+
+# Simulation speed and a perf profile of the Verilator models (docs/simprofile.md).
+simprofile: setup
+	@command -v perf >/dev/null || { echo "[simprofile] installing linux-perf"; \
+	    $$([ "$$(id -u)" = 0 ] || echo sudo) apt-get install -y -qq linux-perf >/dev/null; }
+	$(PY) scripts/simprofile.py
 
 # Seed 001's Table III on this CPU: SHA3-512 in software at -O0/-O1/-O2/-Os vs the engine.
 seed001: setup

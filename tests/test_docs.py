@@ -252,7 +252,7 @@ def first_difference(doc, want, have):
 
 
 def test_generated_docs_match_their_json():
-    """docs/fpga.md, docs/seed001.md and docs/bench.md's tables are what their scripts render
+    """docs/fpga.md, docs/seed001.md, docs/simprofile.md and docs/bench.md's tables are what their scripts render
     from docs/*.json (re-render: scripts/fpga/report.py --only-render; the others rerun)."""
     bad = []
     report = load_script("scripts/fpga/report.py")
@@ -273,6 +273,17 @@ def test_generated_docs_match_their_json():
             want = f.read()
     if want != read("docs/seed001.md"):
         bad.append(first_difference("docs/seed001.md", want, read("docs/seed001.md")))
+
+    prof = load_script("scripts/simprofile.py")
+    data = json.loads(read("docs/simprofile.json"))
+    data["analysis"] = read("scripts/simprofile-analysis.md")              # as its main()
+    with tempfile.TemporaryDirectory() as d:
+        prof.write_md(data, os.path.join(d, "simprofile.md"))
+        with open(os.path.join(d, "simprofile.md")) as f:
+            want = f.read()
+    if want != read("docs/simprofile.md"):
+        bad.append(first_difference("docs/simprofile.md", want, read("docs/simprofile.md"))
+                   + " (python scripts/simprofile.py --only-render)")
 
     bench = load_script("scripts/bench.py")
     results, md = json.loads(read("docs/bench.json"))["targets"], read("docs/bench.md")
