@@ -69,15 +69,13 @@ int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, 
     return -1;
   if (maxchunk > KHASH_CHUNK)
     maxchunk = KHASH_CHUNK;
-  int r = 0;
   while (va < end) {
     int n;
     if (killed(myproc()) || (n = uvmruns(pt, va, end, maxchunk, run, NELEM(run))) <= 0) {
       /* The engine may still read the last chunk: wait for it before the
        * pages can go (a killed process's return to kalloc on exit). */
       hash_update_segs(c, 0, 0);
-      r = -1;
-      break;
+      return -1;
     }
     for (int i = 0; i < n; i++) {
       seg[i].data = run[i].pa;
@@ -88,12 +86,10 @@ int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, 
      * next call waits for it first, and so does any other process that takes
      * the engine meanwhile. The last chunk waits, so the user's buffer is
      * free when we return. */
-    if ((va < end ? hash_update_segs_nowait(c, seg, n) : hash_update_segs(c, seg, n)) < 0) {
-      r = -1;
-      break;
-    }
+    if ((va < end ? hash_update_segs_nowait(c, seg, n) : hash_update_segs(c, seg, n)) < 0)
+      return -1;
   }
-  return r;
+  return 0;
 }
 
 /* ---- hash() ---- */
