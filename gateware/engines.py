@@ -29,20 +29,24 @@ SPECS = {e.name: EngineSpec(e.name, e.ident_value, hashspec.modes(e.name), hashs
 SHA256_VARIANTS = {"basic": 0, "folded": 1}
 
 
-def make_core(name, variant=None):
+def make_core(name, variant=None, device_key=None):
+    """`device_key`: the SHA-256 engine's HMAC device key (bytes); None: build/device_key."""
     if name == "sha256":
+        from . import devicekey
         from .sha256.core import SHA256Core
-        return SHA256Core(variant=variant or "folded")
+        from .sha256.hmac import HmacCore
+        key = devicekey.load() if device_key is None else device_key
+        return HmacCore(SHA256Core(variant=variant or "folded"), key)
     if name == "keccak":
         from .keccak.core import KeccakCore
         return KeccakCore()
     raise ValueError(f"unknown engine {name!r}")
 
 
-def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone", **dma_kw):
-    """`dma_bus`, `dma_depth`, `dma_pause_words`: see HashEngine."""
+def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone", device_key=None, **dma_kw):
+    """`dma_bus`, `dma_depth`, `dma_pause_words`: see HashEngine; `device_key`: make_core."""
     spec = SPECS[name]
-    return HashEngine(make_core(name, variant), modes=spec.modes, xof_modes=spec.xof_modes,
+    return HashEngine(make_core(name, variant, device_key), modes=spec.modes, xof_modes=spec.xof_modes,
                       dma_window=dma_window, dma_bus=dma_bus, **dma_kw)
 
 
@@ -53,12 +57,15 @@ def variant_code(name, variant):
 def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wishbone"):
     """Convert the engine to Verilog (module `<name>_engine`) in out_dir; return the path.
 
-    Conversion is skipped when a file made from the same gateware sources exists: the
-    first Amaranth conversion of a session costs ~20 s.
+    Conversion is skipped when a file made from the same gateware sources (and, for the
+    SHA-256 engine, the same device key) exists: the first Amaranth conversion of a
+    session costs ~20 s. The SHA-256 engine's file holds the device key: it stays in build/.
     """
     from amaranth.back import verilog
+    from . import devicekey
     top = f"{name}_engine"
-    tag = source_digest(["gateware"], name, variant, dma_window, dma_bus)
+    key = devicekey.fingerprint() if name == "sha256" else ""
+    tag = source_digest(["gateware"], name, variant, dma_window, dma_bus, key)
     os.makedirs(out_dir, exist_ok=True)
     suffix = "" if dma_bus == "wishbone" else f"_{dma_bus}"
     path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}{suffix}.v")

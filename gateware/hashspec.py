@@ -7,6 +7,10 @@ engine: its ID register, its version, the context words an exported state takes.
 the sticky error bits, the interrupt events and the data-window layout both engines share,
 and the provider numbers of the driver and the `hash` system call.
 
+HMAC (RFC 2104) is a construction over an algorithm, not an algorithm of its own: the
+SHA-256 engine runs it in extra modes (HMAC_ALGORITHMS x HMAC_KEYS, below), the driver and
+the system call take a hash algorithm plus a key.
+
 Everything else is derived from this module, nothing is copied from it:
 - the gateware: the Keccak core's mode table, the SHA-256 core's mode numbers, the
   frontend's error bits and window decoder, the LiteX wrapper's CSR docs (gateware/);
@@ -62,6 +66,13 @@ class Bit:
 
 
 @dataclass(frozen=True)
+class KeySource:
+    name: str        # C: HASH_HMAC_KEY_<NAME>
+    mode_bits: int   # OR-ed into the hash's mode number: the engine's HMAC mode
+    doc: str
+
+
+@dataclass(frozen=True)
 class Region:
     name: str        # C: HWIN_<NAME>
     offset: int      # byte offset in the engine's data window
@@ -97,7 +108,8 @@ ALGORITHMS = (
 # Sticky error bits of the `errors` register, bit i = ERRORS[i].
 ERRORS = (
     Bit("not_open", "Data or a DMA command arrived with no open message (dropped)."),
-    Bit("busy", "``init`` or a context write while the engine was busy, or a DMA start while a DMA ran (ignored)."),
+    Bit("busy", "``init`` or a context write while the engine was busy, a key write while a message was "
+                "open, or a DMA start while a DMA ran (ignored)."),
     Bit("pio_during_dma", "Window data while a DMA command ran: the message was aborted."),
     Bit("dma_bus", "The DMA read got a bus error: the message was aborted."),
     Bit("bad_range", "A DMA range (a command's, a descriptor list's or one of its descriptors') wraps or leaves "
@@ -127,7 +139,25 @@ WINDOW = (
            "a store to `0x1000 + 4*k` (k = 0..4) pushes the final k bytes and closes the message"),
     Region("ctx", 0x2000, 4 * 64, "read / write",
            "context word i at `0x2000 + 4*i`: the digest or output block; export / import of a message"),
+    Region("key", 0x3000, 64, "write",
+           "SHA-256 engine: HMAC key word i (K0, first byte in bits 7:0) at `0x3000 + 4*i`; reads "
+           "return 0; written while no message is open"),
 )
+
+# HMAC (RFC 2104, FIPS 198-1) on the SHA-256 engine: HMAC(K, m) = H((K0 ^ opad) ||
+# H((K0 ^ ipad) || m)), K0 = the key padded with zeros to the 64-byte block (a longer key
+# is hashed first: the driver does that). The engine's mode is the hash's mode OR-ed with
+# the key source's bits; it injects K0 ^ ipad after `init` and runs the outer hash after
+# the message's end by itself, so `done` means the MAC is in the context words.
+HMAC_ALGORITHMS = ("SHA256", "SHA224")
+HMAC_KEYS = (
+    KeySource("window", 0x2, "software's key: K0 in the window's key words (write-only)"),
+    KeySource("device", 0x6, "the device key: a constant fixed when the gateware was built, which no "
+                             "register or bus read returns"),
+)
+HMAC_IPAD = 0x36
+HMAC_OPAD = 0x5C
+DEVICE_KEY_BYTES = 32       # build/device_key: made once per build tree, never committed
 
 # Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
 # of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine
@@ -170,8 +200,19 @@ def algorithms_of(engine_name):
     return sorted((a for a in ALGORITHMS if a.engine == engine_name), key=lambda a: a.mode)
 
 
+def hmac_mode(alg, key_source):
+    """The engine mode of HMAC over algorithm `alg` with key source `key_source` (names)."""
+    return algorithm(alg).mode | next(k for k in HMAC_KEYS if k.name == key_source).mode_bits
+
+
+def hmac_modes(engine_name):
+    return tuple(algorithm(a).mode | k.mode_bits for a in HMAC_ALGORITHMS for k in HMAC_KEYS
+                 if algorithm(a).engine == engine_name)
+
+
 def modes(engine_name):
-    return tuple(a.mode for a in algorithms_of(engine_name))
+    """Every ctrl.mode the engine accepts: its algorithms', then its HMAC modes."""
+    return tuple(a.mode for a in algorithms_of(engine_name)) + hmac_modes(engine_name)
 
 
 def xof_modes(engine_name):

@@ -87,6 +87,15 @@ def c_header():
           f"#define HASH_SG_DESC_WORDS {S.SG_DESC_WORDS}"]
     for i, w in enumerate(S.SG_DESC):
         L.append(f"#define HASH_SG_{w.name.upper()} {i} /* word {i}: {w.doc} */")
+    L += ["", "/* HMAC on the SHA-256 engine (hash_hmac_begin): ctrl.mode = the hash's mode OR-ed with",
+          " * a key source's bits. X(ALG) for each algorithm the engine can HMAC. */",
+          "#define HASH_HMAC_TABLE(X) " + " ".join(f"X({a})" for a in S.HMAC_ALGORITHMS)]
+    for k in S.HMAC_KEYS:
+        L.append(f"#define HASH_HMAC_KEY_{k.name.upper()} 0x{k.mode_bits:X} /* {k.doc} */")
+    L += [f"#define HASH_HMAC_IPAD 0x{S.HMAC_IPAD:02X}",
+          f"#define HASH_HMAC_OPAD 0x{S.HMAC_OPAD:02X}",
+          f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* K0: the window's key words */",
+          f"#define HASH_DEVICE_KEY_BYTES {S.DEVICE_KEY_BYTES} /* build/device_key */"]
     L += ["", "/* Providers: who computes a digest. */"]
     for i, p in enumerate(S.PROVIDERS):
         L.append(f"#define HASH_PROV_{p.name.upper()} {i} /* {p.doc} */")

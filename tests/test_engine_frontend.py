@@ -7,13 +7,17 @@ error bit, abort, and the DMA rate. Digests are checked against hashlib.
 """
 
 import hashlib
+import hmac
 import random
 
 
 from enginebench import RAM_BASE, run
+from gateware import hashspec
 from gateware.common.engine import (ERR_BAD_RANGE, ERR_BAD_MODE, ERR_BUSY, ERR_CTX_BUSY,
-                                    ERR_DMA_BUS, ERR_NOT_OPEN, ERR_PIO_DURING_DMA, ERR_SQUEEZE)
+                                    ERR_DMA_BUS, ERR_NOT_OPEN, ERR_PIO_DURING_DMA, ERR_SQUEEZE,
+                                    KEY_WORD)
 from gateware.engines import make_engine
+from gateware.sha256.hmac import key_words
 
 SHA256, SHA224 = 0, 1
 ALGS = {SHA256: (hashlib.sha256, 8), SHA224: (hashlib.sha224, 7)}
@@ -23,8 +27,12 @@ RAM_SIZE = 1 << 20
 BAD_RAM = (RAM_BASE + 0x80000, RAM_BASE + 0x81000)     # answers with a bus error
 
 
+DEVICE_KEY = bytes(range(0x40, 0x40 + hashspec.DEVICE_KEY_BYTES))
+NO_MODE = min(set(range(16)) - set(hashspec.modes("sha256")))
+
+
 def engine():
-    return make_engine("sha256", "folded", dma_window=(RAM_BASE, RAM_SIZE))
+    return make_engine("sha256", "folded", dma_window=(RAM_BASE, RAM_SIZE), device_key=DEVICE_KEY)
 
 
 async def digest(b, mode):
@@ -138,7 +146,7 @@ def test_misuse_sets_error_bits_and_loses_nothing():
         await b.pulse(ctrl_err_clear=1)
         seen["cleared"] = b.ctx.get(b.dut.errors)
         # bad mode
-        await b.init(7)
+        await b.init(NO_MODE)
         seen["bad_mode"] = err_bit(b, ERR_BAD_MODE) and not b.ctx.get(b.dut.st_open)
         # squeeze on a non-XOF engine
         await b.pulse(ctrl_squeeze=1)
@@ -244,3 +252,47 @@ def test_dma_rate_is_engine_bound():
     assert d == hashlib.sha256(bytes(n)).digest()
     blocks = n // 64 + 1
     assert clocks <= 1.10 * 64 * blocks, clocks
+
+
+def test_hmac_key_region():
+    """The key words: written through the window, never read back, refused while a
+    message is open (the MAC then still uses the key it began with), reset by abort; the
+    device-key mode uses the engine's own key. MACs by DMA against Python's hmac."""
+    key, other = b"the key of this test", b"another key"
+    msg = bytes(range(256)) * 3
+    window, device = hashspec.hmac_mode("SHA256", "window"), hashspec.hmac_mode("SHA256", "device")
+
+    async def mac(b, mode, n=len(msg)):
+        await b.init(mode)
+        await b.dma(RAM_BASE, n, last=True)
+        return await digest(b, SHA256)
+
+    async def write_key(b, k):
+        for i, w in enumerate(key_words(k)):
+            await b.write(KEY_WORD + i, w)
+
+    async def body(b):
+        seen = {}
+        b.put(RAM_BASE, msg)
+        await write_key(b, key)
+        seen["reads"] = [await b.read(KEY_WORD + i) for i in range(16)]
+        seen["window"] = await mac(b, window)
+        await b.init(window)
+        await b.dma(RAM_BASE, 512, last=False)
+        await write_key(b, other)                   # refused: the message is open
+        seen["busy"] = err_bit(b, ERR_BUSY)
+        await b.pulse(ctrl_err_clear=1)
+        await b.dma(RAM_BASE + 512, len(msg) - 512, last=True)
+        seen["kept"] = await digest(b, SHA256)
+        seen["device"] = await mac(b, device)
+        await b.pulse(ctrl_abort=1)
+        await b.tick(4)
+        seen["after_abort"] = await mac(b, window)
+        return seen
+
+    seen = run(engine(), body)
+    assert set(seen["reads"]) == {0}
+    assert seen["window"] == seen["kept"] == hmac.new(key, msg, "sha256").digest()
+    assert seen["busy"]
+    assert seen["device"] == hmac.new(DEVICE_KEY, msg, "sha256").digest()
+    assert seen["after_abort"] == hmac.new(b"", msg, "sha256").digest()

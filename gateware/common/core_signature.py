@@ -25,4 +25,5 @@ def hash_core_signature():
         "ctx_rdata": Out(32),   # valid one clock after ctx_addr
         "ctx_wdata": In(32),
         "ctx_we": In(1),
+        "key_we": In(1),        # HMAC key word ctx_addr[3:0] := ctx_wdata (cores without HMAC: ignored)
     })

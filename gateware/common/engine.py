@@ -18,7 +18,7 @@ write waits at most until the core drains one block.
 
 The data window's layout and the error bits are facts of gateware/hashspec.py (WINDOW,
 ERRORS): data at 0x0000 (push 4 message bytes), final at 0x1000 (+4*k: the last k bytes),
-context words at 0x2000. Reads elsewhere return 0; writes elsewhere are ignored.
+context words at 0x2000, HMAC key words at 0x3000 (write-only). Reads elsewhere return 0; writes elsewhere are ignored.
 """
 
 from amaranth import Module, ResetInserter, Signal
@@ -31,12 +31,14 @@ from .packer import BytePacker
 from .sglist import DescriptorWalker, outside
 
 WINDOW_SIZE = hashspec.WINDOW_SIZE
-_DATA, _FINAL, _CTX = (hashspec.region(n) for n in ("data", "final", "ctx"))
+_DATA, _FINAL, _CTX, _KEY = (hashspec.region(n) for n in ("data", "final", "ctx", "key"))
 DATA_WORDS = (_DATA.offset >> 2, (_DATA.offset + _DATA.size) >> 2)   # [start, end) word offsets
 FINAL_WORD = _FINAL.offset >> 2                                     # + k for k final bytes
 FINAL_WORDS = _FINAL.size >> 2                                      # k = 0..FINAL_WORDS-1
 CTX_WORD = _CTX.offset >> 2
 CTX_WORDS = _CTX.size >> 2
+KEY_WORD = _KEY.offset >> 2
+KEY_WORDS = _KEY.size >> 2
 
 # Sticky error bits: their numbers, names and docs are hashspec.ERRORS.
 ERROR_NAMES = [b.name for b in hashspec.ERRORS]
@@ -195,6 +197,7 @@ class HashEngine(wiring.Component):
         m.d.comb += final_k.eq(w_adr - FINAL_WORD)
         in_final = (w_adr >= FINAL_WORD) & (w_adr <= FINAL_WORD + FINAL_WORDS - 1)
         in_ctx = (w_adr >= CTX_WORD) & (w_adr < CTX_WORD + CTX_WORDS)
+        in_key = (w_adr >= KEY_WORD) & (w_adr < KEY_WORD + KEY_WORDS)
         push = req & w_we & (in_data | in_final)
         push_ok = push & open_ & ~dma_running
         ctx_rd_wait = Signal()
@@ -235,6 +238,15 @@ class HashEngine(wiring.Component):
                 m.d.comb += new_err[ERR_BUSY].eq(1)
             with m.Else():
                 m.d.comb += core.ctx_we.eq(1)
+            m.d.comb += core.ctx_wdata.eq(w_dat)
+            m.d.sync += self.s_ack.eq(1)
+        with m.Elif(req & w_we & in_key):
+            # The key of the next HMAC message: refused while one is open (its outer hash
+            # still needs the key it began with) or the core works.
+            with m.If(open_ | busy):
+                m.d.comb += new_err[ERR_BUSY].eq(1)
+            with m.Else():
+                m.d.comb += core.key_we.eq(1)
             m.d.comb += core.ctx_wdata.eq(w_dat)
             m.d.sync += self.s_ack.eq(1)
         with m.Elif(req & ~w_we & in_ctx):
