@@ -269,8 +269,18 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
   /* After an abort the DMA may still be ending its last bus read. */
   if (wait_idle(e) < 0)
     return fail(e, c, HASH_ERR_TIMEOUT);
-  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)algs[c->alg].mode << HSHIFT(CTRL, MODE)));
+  if (c->hmac == HASH_HMAC_KEY_WINDOW) {
+    /* The key words are write-only and shared, so c's K0 is written before every init.
+     * The engine refuses them while a message is open, as the one save() left is. */
+    wr(e, HREG(CTRL), HBIT(CTRL, ABORT));
+    for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+      hash_plat_write(e->win + HWIN_KEY + 4 * i, c->hmac_k0[i]);
+  }
+  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)(algs[c->alg].mode | c->hmac) << HSHIFT(CTRL, MODE)));
   if (c->hw_saved) {
+    /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result. */
+    if (c->hmac && wait_status(e, c, HBIT(STATUS, BUSY), 0) < 0)
+      return HASH_ERR_HW;
     for (int i = 0; i < e->ctx_words; i++)
       hash_plat_write(e->win + HWIN_CTX + 4 * i, c->u.hw_ctx[i]);
     c->hw_saved = 0;
@@ -483,6 +493,17 @@ static int finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size
 
 /* ---- the API ---- */
 
+/* A caller's HMAC key (or, in software, the states derived from it) must not outlive
+ * its message in the context. */
+static void wipe_key(struct hash_ctx *c)
+{
+  volatile uint32_t *k = c->provider == HASH_PROV_SW ? (uint32_t *)&c->u.hmac : c->hmac_k0;
+  size_t n = c->provider == HASH_PROV_SW ? sizeof c->u.hmac : sizeof c->hmac_k0;
+  if (c->hmac == HASH_HMAC_KEY_WINDOW)
+    for (size_t i = 0; i < n / 4; i++)
+      k[i] = 0;
+}
+
 int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
 {
   if (!c)
@@ -511,6 +532,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   c->total = 0;
   c->hw_errors = 0;
   c->hw_saved = 0;
+  c->hmac = 0;
   if (provider == HASH_PROV_HW) {
     if (!engine_for(alg))
       return HASH_ERR_NODEV;
@@ -520,6 +542,66 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
     keccak_sw_init(&c->u.keccak, algs[alg].block, algs[alg].pad);
   }
   c->state = ST_OPEN;
+  return HASH_OK;
+}
+
+static int hmac_alg(int alg)
+{
+#define X(key) || alg == HASH_##key
+  return 0 HASH_HMAC_TABLE(X);
+#undef X
+}
+
+int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen)
+{
+  int devkey = flags & HASH_F_DEVKEY, r;
+  uint8_t k0[4 * HASH_HMAC_KEY_WORDS];
+
+  if (!c)
+    return HASH_ERR_ARG;
+  if (!hmac_alg(alg))
+    return HASH_ERR_ALG;
+  if (devkey ? key || keylen : !key && keylen)
+    return HASH_ERR_ARG;
+  if ((r = hash_begin(c, alg, provider, flags & ~HASH_F_DEVKEY)) < 0)
+    return r;
+  if (provider == HASH_PROV_SW) {
+    if (devkey) {
+#ifdef HASH_PLAT_SW_DEVICE_KEY
+      key = HASH_PLAT_SW_DEVICE_KEY;
+      keylen = HASH_DEVICE_KEY_BYTES;
+#else
+      c->state = ST_FINISHED;
+      return HASH_ERR_NODEV;
+#endif
+    }
+    hmac_sha256_sw_init(&c->u.hmac, alg == HASH_SHA224, key, keylen);
+    c->hmac = HASH_HMAC_KEY_WINDOW; /* (any nonzero value: software HMAC) */
+    return HASH_OK;
+  }
+  if (devkey) {
+    c->hmac = HASH_HMAC_KEY_DEVICE;
+    return HASH_OK;
+  }
+  /* K0 (RFC 2104): the key padded with zeros, hashed first if longer than the block. */
+  const uint8_t *k = key;
+  if (keylen > sizeof k0) {
+    struct sha256_sw h;
+    sha256_sw_init(&h, alg == HASH_SHA224);
+    sha256_sw_update(&h, key, keylen);
+    sha256_sw_final(&h, k0);
+    keylen = (size_t)algs[alg].digest;
+    k = k0;
+  }
+  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++) {
+    uint32_t w = 0;
+    for (int j = 3; j >= 0; j--)
+      w = w << 8 | ((size_t)(4 * i + j) < keylen ? k[4 * i + j] : 0);
+    c->hmac_k0[i] = w;
+  }
+  for (size_t i = 0; i < sizeof k0; i++)
+    ((volatile uint8_t *)k0)[i] = 0;
+  c->hmac = HASH_HMAC_KEY_WINDOW;
   return HASH_OK;
 }
 
@@ -537,7 +619,9 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
     return HASH_ERR_LEN;
   c->total += len;
   if (c->provider == HASH_PROV_SW) {
-    if (algs[c->alg].engine == HASH_ENGINE_SHA256)
+    if (c->hmac)
+      hmac_sha256_sw_update(&c->u.hmac, p, len);
+    else if (algs[c->alg].engine == HASH_ENGINE_SHA256)
       sha256_sw_update(&c->u.sha, p, len);
     else
       keccak_sw_absorb(&c->u.keccak, p, len);
@@ -670,7 +754,10 @@ static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
   if (algs[c->alg].engine == HASH_ENGINE_SHA256) {
     uint8_t d[32];
-    sha256_sw_final(&c->u.sha, d);
+    if (c->hmac)
+      hmac_sha256_sw_final(&c->u.hmac, d); /* (wipes its key states) */
+    else
+      sha256_sw_final(&c->u.sha, d);
     copy(out, d, c->digest_len);
     outlen = c->digest_len;
   } else {
@@ -710,6 +797,7 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
   if ((r = acquire(e, c)) >= 0 && (r = feed_pio(e, c, c->buf, c->buflen, 1)) >= 0)
     r = finish(e, c, out, outlen);
   hash_plat_unlock(id);
+  wipe_key(c);
   return r;
 }
 
@@ -727,6 +815,7 @@ void hash_abort(struct hash_ctx *c)
     }
     hash_plat_unlock(id);
   }
+  wipe_key(c);
   c->state = ST_FINISHED;
 }
 
@@ -815,6 +904,21 @@ int hash_digest(int alg, int provider, int flags, const void *data, size_t len, 
       return digest_short(a->engine, a->mode, data, len, out, want);
   }
   return digest_ctx(alg, provider, flags, data, len, out, outlen);
+}
+
+int hash_hmac(int alg, int provider, int flags, const void *key, size_t keylen, const void *data, size_t len,
+    uint8_t *out, size_t outlen)
+{
+  struct hash_ctx c;
+  int r;
+
+  if ((r = hash_hmac_begin(&c, alg, provider, flags, key, keylen)) < 0)
+    return r;
+  if ((r = check_out(&c, out, outlen)) < 0 || (r = hash_update(&c, data, len)) < 0) {
+    hash_abort(&c);
+    return r;
+  }
+  return hash_final(&c, out, outlen);
 }
 
 void hash_isr(int engine)

@@ -24,6 +24,7 @@
 
 #include "sha256_sw.h"
 #include "keccak_sw.h"
+#include "hmac_sw.h"
 
 /* Algorithms (enum hash_alg, HASH_ALG_TABLE), engines (enum hash_engine_id), providers
  * (HASH_PROV_SW, HASH_PROV_HW; HASH_PROV_AUTO and HASH_PROV_USER belong to xv6), the data
@@ -31,9 +32,13 @@
 #include "hashsoc/hash_spec.h"
 
 /* Flags for the hardware provider. */
-#define HASH_F_PIO 0x1 /* feed with CPU stores into the data window instead of DMA */
-#define HASH_F_IRQ 0x2 /* sleep until the engine's interrupt instead of polling status */
-#define HASH_F_DMA 0x4 /* feed by DMA whatever the length (see HASH_SHORT_MAX) */
+#define HASH_F_PIO    0x1 /* feed with CPU stores into the data window instead of DMA */
+#define HASH_F_IRQ    0x2 /* sleep until the engine's interrupt instead of polling status */
+#define HASH_F_DMA    0x4 /* feed by DMA whatever the length (see HASH_SHORT_MAX) */
+/* hash_hmac_begin only: the device key instead of a key the caller gives. On the engine,
+ * the key the gateware was built with (nobody can read it); in software, only where the
+ * platform compiles in a stand-in (HASH_PLAT_SW_DEVICE_KEY: QEMU's, public, insecure). */
+#define HASH_F_DEVKEY 0x8
 
 /* hash_digest() on the hardware without HASH_F_DMA takes the short path for messages of
  * up to this many bytes whose output fits one block: CPU stores instead of a DMA command,
@@ -61,10 +66,15 @@ struct hash_ctx {
   uint64_t total;      /* message bytes so far */
   uint32_t hw_errors;  /* the engine's error bits, after HASH_ERR_HW */
   uint8_t hw_saved;    /* hw_ctx holds this message's exported engine state */
+  uint8_t hmac;        /* HMAC: 0 none; on the engine, HASH_HMAC_KEY_* (its mode bits) */
+  /* HMAC with a caller's key on the engine: K0, written into the engine's key words
+   * before every init (they are write-only and shared); wiped by final and abort. */
+  uint32_t hmac_k0[HASH_HMAC_KEY_WORDS];
   uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4))); /* word stores / DMA */
   union {
     struct sha256_sw sha;
     struct keccak_sw keccak;
+    struct hmac_sha256_sw hmac; /* HMAC, software */
     uint32_t hw_ctx[HASH_HW_CTX_WORDS];
   } u;
 };
@@ -98,11 +108,23 @@ int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
  * waits for them first; hash_update_segs(c, 0, 0) only waits. A DMA error in them is
  * returned by that call. Elsewhere (sw, HASH_F_PIO) it is hash_update_segs. */
 int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
+/* HMAC (RFC 2104) over alg, HASH_SHA256 or HASH_SHA224 (HASH_HMAC_TABLE), keyed with
+ * key[0, keylen) (a key longer than the block is hashed first) or, with HASH_F_DEVKEY
+ * (key NULL, keylen 0), the device key. Then hash_update, hash_update_segs and
+ * hash_final as for a hash; final writes the MAC (32 or 28 bytes). On the engine, the
+ * engine does both hashes (docs/sha256.md); a caller's key stays in c until final or
+ * abort. HASH_ERR_NODEV: HASH_F_DEVKEY where there is no device key. */
+int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen);
+
 /* Drop the message; frees the engine if this context holds it. */
 void hash_abort(struct hash_ctx *c);
 
 /* One-shot digest (hardware: a single DMA command, or stores, for the whole message). */
 int hash_digest(int alg, int provider, int flags, const void *data, size_t len, uint8_t *out, size_t outlen);
+
+/* One-shot HMAC: hash_hmac_begin, the message, hash_final. */
+int hash_hmac(int alg, int provider, int flags, const void *key, size_t keylen, const void *data, size_t len,
+    uint8_t *out, size_t outlen);
 
 /* Save the engine state of the context that holds it (if any) into that context, so the
  * engine is free. Done automatically when another context needs the engine. */
