@@ -126,6 +126,12 @@ def table_modes():
         for a in S.algorithms_of(e.name):
             L.append(f"| {a.mode} | {a.title} | {a.block} | {_hex(a.pad) if a.pad else '(SHA-2 padding)'} | "
                      f"{a.digest or 'any (XOF)'} |")
+        for name in S.HMAC_ALGORITHMS:
+            a = S.algorithm(name)
+            if a.engine == e.name:
+                for k in S.HMAC_KEYS:
+                    L.append(f"| {a.mode | k.mode_bits} | HMAC-{a.title}, key: {k.name} | {a.block} | "
+                             f"(SHA-2 padding) | {a.digest} |")
         L.append("")
     return L[:-1]
 

@@ -8,11 +8,12 @@ on one engine, DMA of bytes the CPU has just stored) must equal the outside refe
 every error-path check must hold; the self-test must report no failure.
 """
 
+import hmac
 import re
 
 import pytest
 
-from gateware import hashspec
+from gateware import devicekey, hashspec
 from hashref import message, reference, pattern, xorshift_bytes
 from soc.runfw import run_firmware
 
@@ -100,10 +101,31 @@ def test_error_paths(console):
                  "sg_unaligned_list", "sg_list_wraps", "sg_list_outside_ram",
                  "sg_zero_length_descriptor", "sg_descriptor_outside_ram", "sg_descriptor_wraps",
                  "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after",
-                 "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after"):
+                 "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after",
+                 "hmac_bad_alg", "hmac_null_key", "hmac_devkey_and_key", "hmac_devkey_sw_nodev",
+                 "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
     assert not bad, bad
+
+
+def test_hmac_rows(console):
+    """Every HMAC the driver computed (hmac_rows() in firmware/baremetal/main.c) equals
+    Python's hmac: keys around the block, every path, streamed with another context
+    taking the engine between pieces, and the device key (build/device_key, which the
+    simulator's engine was built with)."""
+    rows = records(console, "H")
+    seen = set()
+    for _, alg, path, keylen, n, mac in rows:
+        name = hashspec.algorithm(alg).hashlib
+        key = devicekey.load() if keylen == "-1" else pattern(64 + int(keylen))[64:]
+        assert mac == hmac.new(key, pattern(int(n)), name).hexdigest(), (alg, path, keylen, n)
+        seen.add((alg, path))
+    for alg in hashspec.HMAC_ALGORITHMS:
+        title = hashspec.algorithm(alg).title
+        for path in ("sw", "pio", "dma", "irq", "stream", "streampio", "dev", "devpio", "devstream"):
+            assert (title, path) in seen, (title, path)
+    assert ("SHA-256", "afterabort") in seen
 
 
 def test_dma_reads_what_the_cpu_just_stored(console):

@@ -7,6 +7,9 @@
  *   T <alg> <path> <msg> <len> <offset> <outlen> <hex>   a digest (path: sw, pio, dma, irq;
  *                                                        sg/sgsw: scattered pieces, whose
  *                                                        number is in the offset column)
+ *   H <alg> <path> <keylen> <len> <hex>                  an HMAC (hmac_rows(): the key is
+ *                                                        "pat" bytes 64.., or "dev" = the
+ *                                                        device key; the message "pat")
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
@@ -184,6 +187,91 @@ static void known_answers(void)
     snprintf(what, sizeof(what), "sha3_512_mouna_%s", path_name[p]);
     check(what, memcmp(out, mouna512, 64), 0);
   }
+}
+
+/*
+ * HMAC (hash_hmac, hash_hmac_begin): keys around the block (64 bytes; 65 and 131 are
+ * hashed first), messages around it, on every path; streamed in pieces with a plain hash
+ * of another context between them on the same engine (each piece then imports the HMAC
+ * state: key words, init, the ipad block, the context); the device key on the engine.
+ * The host checks every H row with Python's hmac (the device key: build/device_key).
+ */
+static void h_row(int alg, const char *path, int keylen, size_t len, int r)
+{
+  printf("H %s %s %d %u ", hash_alg_name(alg), path, keylen, (unsigned)len);
+  if (r > 0)
+    hex(out, r);
+  else
+    printf("error%d", r);
+  printf("\n");
+}
+
+static int hmac_streamed(int alg, int flags, const uint8_t *key, size_t keylen, size_t len)
+{
+  struct hash_ctx c, other;
+  int r = hash_hmac_begin(&c, alg, HASH_PROV_HW, flags, key, keylen);
+  for (size_t at = 0; r >= 0 && at < len; at += 100) {
+    r = hash_update(&c, msgbuf + at, len - at < 100 ? len - at : 100);
+    hash_begin(&other, HASH_SHA256, HASH_PROV_HW, 0); /* takes the engine between pieces */
+    hash_update(&other, "in between", 10);
+    hash_final(&other, ref, 32);
+  }
+  return r < 0 ? r : hash_final(&c, out, sizeof(out));
+}
+
+static void hmac_rows(void)
+{
+  static const int keylens[] = { 0, 20, 64, 65, 131 };
+  static const size_t lens[] = { 0, 5, 55, 64, 65, 300 };
+  const uint8_t *key = msgbuf + 64;
+  int hw = have_engine(HASH_SHA256);
+  for (int alg = HASH_SHA256; alg <= HASH_SHA224; alg++) {
+    for (unsigned k = 0; k < sizeof(keylens) / sizeof(keylens[0]); k++)
+      for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+        for (int p = 0; p < (hw ? 4 : 1); p++) {
+          if (p != 2 && (k + i + p) % 3) /* every pair by DMA, a third on the other paths */
+            continue;
+          int r = hash_hmac(alg, path_prov[p], path_flags[p], key, keylens[k], msgbuf, lens[i], out, 32);
+          h_row(alg, path_name[p], keylens[k], lens[i], r);
+        }
+    if (!hw)
+      continue;
+    h_row(alg, "dma", 100, 4096, hash_hmac(alg, HASH_PROV_HW, HASH_F_DMA, key, 100, msgbuf, 4096, out, 32));
+    h_row(alg, "stream", 65, 1000, hmac_streamed(alg, 0, key, 65, 1000));
+    h_row(alg, "streampio", 20, 1000, hmac_streamed(alg, HASH_F_PIO, key, 20, 1000));
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+      h_row(alg, "dev", -1, lens[i],
+          hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, lens[i], out, 32));
+    h_row(alg, "devpio", -1, 300,
+        hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY | HASH_F_PIO, 0, 0, msgbuf, 300, out, 32));
+    h_row(alg, "devstream", -1, 1000, hmac_streamed(alg, HASH_F_DEVKEY, 0, 0, 1000));
+  }
+  check("hmac_bad_alg", hash_hmac(HASH_SHA3_256, HASH_PROV_SW, 0, "k", 1, "x", 1, out, 32), HASH_ERR_ALG);
+  check("hmac_null_key", hash_hmac(HASH_SHA256, HASH_PROV_SW, 0, NULL, 5, "x", 1, out, 32), HASH_ERR_ARG);
+  check("hmac_devkey_and_key", hash_hmac(HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, "k", 1, "x", 1, out, 32),
+      HASH_ERR_ARG);
+  check("hmac_devkey_sw_nodev", hash_hmac(HASH_SHA256, HASH_PROV_SW, HASH_F_DEVKEY, 0, 0, "x", 1, out, 32),
+      HASH_ERR_NODEV);
+  check("hmac_short_out", hash_hmac(HASH_SHA256, HASH_PROV_SW, 0, "k", 1, "x", 1, out, 31), HASH_ERR_LEN);
+  if (!hw)
+    return;
+  /* The key words read 0, after a MAC under a key and one under the device key. */
+  uint32_t any = 0;
+  hash_hmac(HASH_SHA256, HASH_PROV_HW, 0, key, 64, msgbuf, 64, out, 32);
+  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+    any |= *(volatile uint32_t *)(HASH_SHA256_WIN_BASE + HWIN_KEY + 4 * i);
+  hash_hmac(HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, 64, out, 32);
+  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+    any |= *(volatile uint32_t *)(HASH_SHA256_WIN_BASE + HWIN_KEY + 4 * i);
+  check("hmac_key_reads_zero", (int)any, 0);
+  /* A context abandoned mid-HMAC leaves no key behind: the next MAC is right. */
+  struct hash_ctx c;
+  hash_hmac_begin(&c, HASH_SHA256, HASH_PROV_HW, 0, key, 20);
+  hash_update(&c, msgbuf, 128);
+  hash_abort(&c);
+  check("hmac_abort_wipes_key", (int)(c.hmac_k0[0] | c.hmac_k0[4]), 0);
+  h_row(HASH_SHA256, "afterabort", 64, 64,
+      hash_hmac(HASH_SHA256, HASH_PROV_HW, 0, key, 64, msgbuf, 64, out, 32));
 }
 
 static void error_paths(void)
@@ -408,6 +496,7 @@ static void selftest(void)
       interleaved(HASH_SHA3_256, HASH_SHAKE128, path_prov[p], path_flags[p], path_name[p]);
   }
   error_paths();
+  hmac_rows();
   scattered();
   sg_refusals();
   coherence();
@@ -614,6 +703,33 @@ static void bench_sg(int alg, size_t piece)
         (unsigned)hash_hw_busy_cycles(hash_alg_engine(alg)));
 }
 
+/* HMAC-SHA-256 one-shot (hash_hmac), a 20-byte key: software, engine by PIO and DMA;
+ * "dev": the engine with the device key. Printed as B rows of algorithm HMAC-SHA-256. */
+static void bench_hmac(void)
+{
+  static const size_t sizes[] = { 64, 65536 };
+  static const char *names[] = { "sw", "pio", "dma", "dev" };
+  for (int p = 0; p < 4; p++) {
+    if (p && !have_engine(HASH_SHA256))
+      break;
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+#ifndef BENCH_full
+      if (p == 0 && sizes[i] == 65536)
+        continue; /* 4 M simulated clocks: only in the full benchmark */
+#endif
+      int flags = p == 3 ? HASH_F_DEVKEY | HASH_F_DMA : path_flags[p];
+      const void *key = p == 3 ? 0 : msgbuf + 64;
+      uint64_t t0 = now();
+      int r = hash_hmac(HASH_SHA256, path_prov[p], flags, key, p == 3 ? 0 : 20, msgbuf, sizes[i], out, 32);
+      uint64_t t1 = now();
+      uint32_t busy = p ? hash_hw_busy_cycles(HASH_ENGINE_SHA256) : 0;
+      if (r > 0)
+        printf("B HMAC-SHA-256 %s %u %u %u\n", names[p], (unsigned)sizes[i], (unsigned)(t1 - t0),
+            (unsigned)busy);
+    }
+  }
+}
+
 static void bench(void)
 {
   static const size_t sizes[] = { 0, 5, 55, 64, 1024, 4096, 65536 };
@@ -624,6 +740,7 @@ static void bench(void)
     bench_hot(HASH_SHA256);
   if (have_engine(HASH_SHA3_256))
     bench_hot(HASH_SHA3_256);
+  bench_hmac();
   for (int a = 0; a < 2; a++) {
     int alg = a ? HASH_SHA3_256 : HASH_SHA256;
     if (have_engine(alg)) {
