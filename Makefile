@@ -20,7 +20,7 @@ STEP := python3 scripts/steps.py
 LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
-        twin-build twin twin-run twin-fw twin-serial-boot
+        twin-build twin twin-run twin-fw twin-serial-boot device-key
 
 # A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
 setup:
@@ -72,6 +72,11 @@ docs spec: setup
 # One C style (.clang-format) for every C file in the tree; tests/test_style.py checks it.
 format: setup
 	git ls-files '*.c' '*.h' | xargs $(VENV)/bin/clang-format -i
+
+# The SHA-256 engine's HMAC device key, build/device_key: made once per build tree (any
+# gateware build or xv6 image makes it too), never committed (gateware/devicekey.py).
+device-key:
+	@python3 -m gateware.devicekey
 
 sim-build: setup
 	$(Q)$(PY) -m soc.sim --build-only
