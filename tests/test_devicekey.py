@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# amaranth: UnusedElaboratable=no
 """gateware/devicekey.py: the device key is made once, kept, never committed, and built
 into the SHA-256 engine (which never returns it: test_hmac_core, test_engine_frontend and
 the firmware's hmac_key_reads_zero check that side)."""

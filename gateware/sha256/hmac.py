@@ -29,7 +29,8 @@ gateware/devicekey.py). Neither can be read: the context port returns the core's
 as message beats, which no port returns. What can be exported is the inner hash's state
 after K0 ^ ipad and message blocks (it is key-equivalent for that message's inner hash,
 so an OS keeps exported HMAC contexts where software cannot read them; docs/integrity.md).
-An abort resets the key words to 0 with the rest of the core.
+An abort leaves the key words as they are (a memory, not flip-flops): software writes
+K0 before every init in a key-words mode.
 
 Clock budget, folded core, beats on every clock (tests/test_hmac_core.py counts it):
 the inner hash is SHA256Core's with one block more, K0 ^ ipad, whose 16 beats come
@@ -44,6 +45,7 @@ same key words), wait for ``busy`` = 0, then write the context words as for a ha
 
 from amaranth import *
 from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
 
 from .. import hashspec
 from ..common.core_signature import hash_core_signature
@@ -79,17 +81,26 @@ class HmacCore(wiring.Component):
         m = Module()
         m.submodules.sha = core = self.core
 
-        key = Array(Signal(32, name=f"key{i}") for i in range(KEY_WORDS))
+        # The key words: a 16 x 32 memory with an asynchronous read (LUT RAM on ECP5, not
+        # 512 flip-flops and a 16:1 multiplexer: the ULX3S SoC's timing margin is thin).
+        # Not cleared by abort (the frontend's reset does not reach memories); the driver
+        # writes K0 before every init in a key-words mode.
+        m.submodules.key = key = Memory(shape=32, depth=KEY_WORDS, init=[])
+        key_w = key.write_port()
+        key_r = key.read_port(domain="comb")
         device = Array(Const(w, 32) for w in self.device_words)
         use_device = Signal()       # this message's K0 is the device key
         is224 = Signal()
         idx = Signal(5)             # beat or capture counter of the current phase
         inner = Array(Signal(32, name=f"inner{i}") for i in range(8))   # the inner digest
         k0 = Signal(32)
-        m.d.comb += k0.eq(Mux(use_device, device[idx[:4]], key[idx[:4]]))
-
-        with m.If(self.key_we):
-            m.d.sync += key[self.ctx_addr[:4]].eq(self.ctx_wdata)
+        m.d.comb += [
+            key_r.addr.eq(idx[:4]),
+            k0.eq(Mux(use_device, device[idx[:4]], key_r.data)),
+            key_w.addr.eq(self.ctx_addr[:4]),
+            key_w.data.eq(self.ctx_wdata),
+            key_w.en.eq(self.key_we),
+        ]
 
         # Default: the core is the caller's (the PASS and MSG phases).
         reinit = Signal()           # this wrapper's own init of the outer hash
