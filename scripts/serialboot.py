@@ -88,6 +88,13 @@ def small_fs(xv6_build, out):
     osport = os.path.join(TOP, "os-port")
     files = [os.path.join(xv6_build, f) if f.startswith("user/") else os.path.join(osport, f)
              for f in SMALL_FS_FILES]
+    # Its own integrity manifest under the device key (docs/integrity.md): the kernel
+    # checks it at boot and refuses to run without one.
+    from gateware import devicekey
+    where = os.path.dirname(out)
+    subprocess.run([sys.executable, os.path.join(osport, "tools", "mkmanifest.py"), "--key",
+                    devicekey.path(), "--out", where] + files, check=True)
+    files += [os.path.join(where, "manifest"), os.path.join(where, "manifest.mac")]
     subprocess.run([os.path.join(osport, "build", "mkfs"), out] + files, check=True,
                    stdout=subprocess.DEVNULL)
     return os.path.getsize(out)

@@ -12,8 +12,9 @@ if ROOT not in sys.path:
 # A test that simulates shares its module's fixtures (one firmware run, one xv6 boot per
 # target), so the tests of one module and target stay on one worker: a group each (a
 # module-scoped fixture set up on both workers at once would build into one directory
-# twice). The xv6 QEMU tests (test_xv6_qemu, test_xv6_hash's test_qemu_*) are one group
-# because one of them rebuilds the QEMU kernel in place (test_qemu_boot_hashbench_flag).
+# twice). The xv6 QEMU tests (test_xv6_qemu, test_xv6_hash's test_qemu_*, the QEMU ones
+# of test_xv6_integrity) are one group because one of them rebuilds the QEMU kernel in
+# place (test_qemu_boot_hashbench_flag) that the others boot.
 # Builds both workers ask for are serialised by locks (gateware/buildstamp.py `locked`,
 # soc/sim.py, boards/twin.py, scripts/seed001.py). Other tests go to whichever worker is
 # free.
@@ -22,7 +23,8 @@ import pytest  # noqa: E402
 
 def xdist_group(item):
     module = item.module.__name__
-    if module == "test_xv6_qemu" or (module == "test_xv6_hash" and item.name.startswith("test_qemu")):
+    if (module == "test_xv6_qemu" or (module == "test_xv6_hash" and item.name.startswith("test_qemu"))
+            or (module == "test_xv6_integrity" and not item.get_closest_marker("simbuild"))):
         return "qemu"
     if item.get_closest_marker("simbuild"):
         target = getattr(item, "callspec", None) and item.callspec.params.get("target")

@@ -131,6 +131,7 @@ void initsleeplock(struct sleeplock *, char *);
 
 /* string.c */
 int memcmp(const void *, const void *, uint);
+int memeq_ct(const void *, const void *, uint);
 void *memmove(void *, const void *, uint);
 void *memset(void *, int, uint);
 void *memcpy(void *, const void *, uint);

@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "defs.h"
 #include "elf.h"
+#include "integrity.h"
 
 static int flags2perm(uint32 flags)
 {
@@ -52,6 +53,10 @@ int exec(char *path, char **argv)
     return -1;
   }
   ilock(ip);
+  /* the manifest's verdict (integrity.c); ip stays locked until the
+   * segments are loaded, so what runs is what was hashed */
+  if (integrity_exec(ip, path) < 0)
+    goto bad;
   if (readi(ip, 0, (uintptr)&elf, 0, sizeof(elf)) != sizeof(elf))
     goto bad;
   if (elf.magic != ELF_MAGIC || elf.elf[0] != 1 /* ELFCLASS32 */ || elf.machine != 243 /* RISC-V */)

@@ -30,6 +30,10 @@ struct inode {
   short nlink;
   uint size;
   uint addrs[NDIRECT + 1];
+  /* integrity.c: the contents were hashed and matched the manifest.
+   * Under lock, like the contents: cleared by writei() and itrunc(), and
+   * when ilock() reads the inode from disk. */
+  char verified;
 };
 
 /* maps a major device number to device functions */

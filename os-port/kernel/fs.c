@@ -180,19 +180,33 @@ void iupdate(struct inode *ip)
 /* Find the entry for inode (dev, inum), or take a free one, and return
  * it with one more reference.  Neither locks the inode nor reads it from
  * disk (valid = 0 tells ilock() to).  A table with no free entry is a
- * kernel panic. */
+ * kernel panic.
+ *
+ * An entry whose last reference is gone (ref 0) but that still holds a
+ * valid copy of its inode is taken back as it is, with what the kernel
+ * knows about the file (integrity.c's verified digest): that copy is the
+ * disk's, because every change of a dinode goes through iupdate() from
+ * this entry, and an inode freed by iput() was marked invalid here.  Free
+ * entries are taken round the table from a moving hand, so the entry just
+ * released is the last to be reused, not the first. */
 static struct inode *iget(uint dev, uint inum)
 {
+  static int hand; /* where the search for a free entry starts; itable.lock */
   struct inode *ip, *empty = 0;
   acquire(&itable.lock);
   for (ip = &itable.inode[0]; ip < &itable.inode[NINODE]; ip++) {
-    if (ip->ref > 0 && ip->dev == dev && ip->inum == inum) {
+    if (ip->dev == dev && ip->inum == inum && (ip->ref > 0 || ip->valid)) {
       ip->ref++;
       release(&itable.lock);
       return ip;
     }
-    if (empty == 0 && ip->ref == 0)
+  }
+  for (int i = 0; i < NINODE && empty == 0; i++) {
+    ip = &itable.inode[(hand + i) % NINODE];
+    if (ip->ref == 0) {
       empty = ip;
+      hand = (hand + i + 1) % NINODE;
+    }
   }
   if (empty == 0)
     panic("iget: no inodes");
@@ -232,6 +246,7 @@ void ilock(struct inode *ip)
     memmove(ip->addrs, dip->addrs, sizeof(ip->addrs));
     brelse(bp);
     ip->valid = 1;
+    ip->verified = 0; /* a copy fresh from disk: nothing checked yet */
     if (ip->type == 0)
       panic("ilock: no type");
   }
@@ -322,6 +337,7 @@ static uint bmap(struct inode *ip, uint bn)
  * a file is deleted (iput) or opened with O_TRUNC. */
 void itrunc(struct inode *ip)
 {
+  ip->verified = 0; /* new contents: integrity.c must hash them again */
   for (int i = 0; i < NDIRECT; i++) {
     if (ip->addrs[i]) {
       bfree(ip->dev, ip->addrs[i]);
@@ -389,6 +405,10 @@ int writei(struct inode *ip, int user_src, uintptr src, uint off, uint n)
     return -1;
   if (off + n > MAXFILE * BSIZE)
     return -1;
+  /* Before the first byte changes: an exec that locks the inode next
+   * (integrity.c) hashes the new contents instead of trusting the old
+   * digest. We hold ip->lock, as that check does. */
+  ip->verified = 0;
   uint tot, m;
   for (tot = 0; tot < n; tot += m, off += m, src += m) {
     uint addr = bmap(ip, off / BSIZE);

@@ -50,6 +50,15 @@ static inline uint32_t hash_plat_bus_addr(const void *p)
  * and the scheduler costs more than a short wait. */
 #define HASH_PLAT_POLLS_BEFORE_SLEEP 512u
 
+/* The device key in software: only QEMU, which has no engine, gets one, a public and
+ * INSECURE stand-in (k/qemukey.c, generated from tools/qemu-device-key.hex, the file the
+ * QEMU image's manifest is signed with: docs/integrity.md). On LiteX the key is in the
+ * engine alone, and software HMAC with HASH_F_DEVKEY fails (HASH_ERR_NODEV). */
+#ifdef PLATFORM_QEMU
+extern const unsigned char qemu_device_key[];
+#define HASH_PLAT_SW_DEVICE_KEY qemu_device_key
+#endif
+
 /* The longest descriptor list the driver builds: khash.c hands it at most
  * one KHASH_CHUNK of user pages at a time (17 runs), so the driver's lists
  * need not take the engine's HASH_SG_MAX (2 KiB each). */

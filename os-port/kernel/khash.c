@@ -155,3 +155,62 @@ done:
     kfree(o);
   return r < 0 ? -1 : r;
 }
+
+/* ---- hmac() and hmacverify() ---- */
+
+/* HMAC of a user buffer, read in place as hash() reads it, into mac (the
+ * kernel's). devkey: the device key (key NULL, keylen 0), which only the
+ * engine holds (QEMU: the kernel's public stand-in). The MAC's length, or
+ * -1. */
+static int hmac_user(
+    int alg, int provider, int devkey, const uchar *key, uint keylen, uintptr buf, uint len, uint8_t *mac)
+{
+  struct hash_ctx c;
+  if (provider < 0 || provider > HASH_PROV_AUTO)
+    return -1;
+  int prov = khash_pick_provider(alg, provider, len);
+  int flags = (prov == HASH_PROV_HW ? khash_hw_flags(len) : 0) | (devkey ? HASH_F_DEVKEY : 0);
+  if (hash_hmac_begin(&c, alg, prov, flags, key, keylen) < 0) /* also: alg not SHA-256/224 */
+    return -1;
+  if (khash_update_user(&c, myproc()->pagetable, buf, len, KHASH_CHUNK) < 0) {
+    hash_abort(&c);
+    return -1;
+  }
+  int r = hash_final(&c, mac, HASH_MAX_DIGEST);
+  hash_abort(&c); /* no-op unless final failed and left it open */
+  return r < 0 ? -1 : r;
+}
+
+/* hmac(): with the caller's key only. The key and the MAC are wiped from
+ * the kernel's stack before we return. */
+int khash_hmac_user(int alg, int provider, uintptr ukey, uint keylen, uintptr buf, uint len, uintptr out)
+{
+  uchar key[KHASH_HMAC_KEY_MAX];
+  uint8_t mac[HASH_MAX_DIGEST];
+  int r = -1;
+  if (keylen > sizeof key || (keylen && copyin(myproc()->pagetable, key, ukey, keylen) < 0))
+    return -1;
+  int n = hmac_user(alg, provider, 0, key, keylen, buf, len, mac);
+  if (n > 0 && copyout(myproc()->pagetable, out, mac, n) == 0)
+    r = n;
+  memset(key, 0, sizeof key);
+  memset(mac, 0, sizeof mac);
+  return r;
+}
+
+/* hmacverify(): is mac the device key's HMAC of buf? 0 yes, -1 no (or bad
+ * arguments). The device key's MAC itself never leaves the kernel: anyone
+ * who could read it could sign a manifest (docs/integrity.md). Compared in
+ * constant time, so that timing tells nothing about a guess's right bytes. */
+int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr umac, uint maclen)
+{
+  uint8_t want[HASH_MAX_DIGEST], mac[HASH_MAX_DIGEST];
+  if (alg != HASH_SHA256 && alg != HASH_SHA224)
+    return -1;
+  if (maclen != (uint)hash_alg_digest_len(alg) || copyin(myproc()->pagetable, want, umac, maclen) < 0)
+    return -1;
+  int n = hmac_user(alg, provider, 1, 0, 0, buf, len, mac);
+  int same = n == (int)maclen && memeq_ct(mac, want, maclen);
+  memset(mac, 0, sizeof mac);
+  return same ? 0 : -1;
+}

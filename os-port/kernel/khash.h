@@ -2,17 +2,20 @@
 /* Hashing in the kernel (docs/hash-syscall.md): one header for its files,
  * each with one job:
  *   hashplat.c    the hash library's platform half, the engines' interrupt
- *   khash.c       provider policy; hash() of a user buffer in place
+ *   khash.c       provider policy; hash() and hmac() of a user buffer in place
  *   hashfile.c    hashopen()'s file type: write = update, read = final
  *   khashbench.c  hashing timed in kernel space, the boot benchmark
- *   syshash.c     the system calls hash and khashbench (sysfile.c: hashopen) */
+ *   syshash.c     the system calls hash, khashbench, hmac, hmacverify, verify
+ *                 (sysfile.c: hashopen; integrity.c: the manifest behind verify) */
 #ifndef XV_KHASH_H
 #define XV_KHASH_H
-#define KHASH_MAX_XOF   4096  /* largest SHAKE output of one hash()/read() */
-#define KHASH_BENCH_MAX 16384 /* largest khashbench message */
+#define KHASH_MAX_XOF      4096  /* largest SHAKE output of one hash()/read() */
+#define KHASH_BENCH_MAX    16384 /* largest khashbench message */
 /* the most one driver call hashes for a user: a process holds an engine for
  * at most this much DMA at a time, and notices a kill within it */
-#define KHASH_CHUNK     (64 * 1024)
+#define KHASH_CHUNK        (64 * 1024)
+/* the longest key hmac() takes (the driver hashes keys longer than a block) */
+#define KHASH_HMAC_KEY_MAX 256
 #ifndef BOOT_HASHBENCH_COUNT
 #define BOOT_HASHBENCH_COUNT 1000
 #endif
@@ -31,6 +34,8 @@ int khash_pick_provider(int alg, int provider, uint len);
 int khash_hw_flags(uint len);
 int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk);
 int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint outlen);
+int khash_hmac_user(int alg, int provider, uintptr key, uint keylen, uintptr buf, uint len, uintptr out);
+int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr mac, uint maclen);
 
 /* hashfile.c */
 int khash_open(int alg, int provider, struct file *f);

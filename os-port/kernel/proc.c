@@ -27,6 +27,7 @@
 #include "proc.h"
 #include "sbi.h"
 #include "defs.h"
+#include "integrity.h"
 
 struct cpu cpus[NCPU];
 struct proc proc[NPROC];
@@ -485,6 +486,9 @@ static void forkret(void)
      * because it sleeps */
     first = 0;
     fsinit(ROOTDEV);
+    /* before init runs: the manifest's check (integrity.c) decides
+     * what may be executed, init included */
+    integrity_boot();
   }
   usertrapret();
 }

@@ -46,6 +46,8 @@ static uint32 argraw(int n)
     return tf->a4;
   case 5:
     return tf->a5;
+  case 6:
+    return tf->a6; /* hmac() has seven arguments */
   }
   panic("argraw");
   return -1;

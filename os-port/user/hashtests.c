@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hashtests [-c N] [-k] [-s]: the hash system calls' checks, one PASS/FAIL line each.
- *   (no option)  argument checks (bad algorithms, providers, pointers, lengths,
+ *   (no option)  argument checks (bad algorithms, providers, pointers, lengths, hmac,
  *                output buffers; streams; khashbench), kernel sw vs user sw over
  *                multi-page buffers, hardware vs software when there is an engine,
  *                streams that lose nothing, kill latency, the engine shared
@@ -40,6 +40,44 @@ static const uchar sha256_hello[32] = { 0x2c, 0xf2, 0x4d, 0xba, 0x5f, 0xb0, 0xa3
 static int have_hw(void)
 {
   return hash(HASH_SHA256, HASH_PROV_HW, "hello", 5, o1, 32) == 32;
+}
+
+/* hmac() and hmacverify() (docs/integrity.md): bad arguments return -1, and
+ * a known MAC (RFC 2104's construction, the common "quick brown fox" example) */
+static void hmacargs(void)
+{
+  static const char fox[] = "The quick brown fox jumps over the lazy dog";
+  static const uchar foxmac[32] = { 0xf7, 0xbc, 0x83, 0xf4, 0x30, 0x53, 0x84, 0x24, 0xb1, 0x32, 0x98, 0xe6,
+    0xaa, 0x6f, 0xb1, 0x43, 0xef, 0x4d, 0x59, 0xa1, 0x49, 0x46, 0x17, 0x59, 0x97, 0x47, 0x9d, 0xbc, 0x2d,
+    0x1a, 0x3c, 0xd8 };
+  static char longkey[300];
+  int n = strlen(fox);
+  check(hmac(HASH_SHA256, HASH_PROV_SW, "key", 3, fox, n, o1) == 32 && eq(o1, foxmac, 32),
+      "hmac sw: known MAC");
+  check(hmac(HASH_SHA256, HASH_PROV_AUTO, "key", 3, fox, n, o1) == 32 && eq(o1, foxmac, 32),
+      "hmac auto: known MAC");
+  check(hmac(HASH_SHA224, HASH_PROV_SW, "key", 3, fox, n, o1) == 28, "hmac sha224: 28 bytes");
+  check(hmac(HASH_SHA3_256, HASH_PROV_SW, "key", 3, fox, n, o1) == -1, "hmac of SHA3-256: no");
+  check(hmac(HASH_SHA256, HASH_PROV_USER, "key", 3, fox, n, o1) == -1, "hmac provider user: no");
+  check(hmac(HASH_SHA256, -1, "key", 3, fox, n, o1) == -1, "hmac provider -1");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, 0, 3, fox, n, o1) == -1, "hmac NULL key, length 3");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, 0, 0, fox, n, o1) == 32, "hmac empty key");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, longkey, 256, fox, n, o1) == 32, "hmac 256-byte key");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, longkey, 257, fox, n, o1) == -1, "hmac 257-byte key: no");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, (void *)0x80000000, 8, fox, n, o1) == -1, "hmac key at 0x80000000");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, "key", 3, (void *)0x40000000, 8, o1) == -1,
+      "hmac buffer at 0x40000000");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, "key", 3, fox, 0xFFFFFFF0u, o1) == -1, "hmac length that wraps");
+  check(hmac(HASH_SHA256, HASH_PROV_SW, "key", 3, fox, n, 0) == -1, "hmac NULL output");
+  check(
+      hmac(HASH_SHA256, HASH_PROV_SW, "key", 3, fox, n, (void *)main) == -1, "hmac output in read-only text");
+  check(hmacverify(HASH_SHA256, HASH_PROV_AUTO, fox, n, foxmac, 32) == -1,
+      "hmacverify: a MAC under another key");
+  check(hmacverify(HASH_SHA256, HASH_PROV_AUTO, fox, n, foxmac, 31) == -1, "hmacverify: MAC length 31");
+  check(hmacverify(HASH_SHA256, HASH_PROV_AUTO, fox, n, 0, 32) == -1, "hmacverify: NULL MAC");
+  check(hmacverify(HASH_SHA256, HASH_PROV_AUTO, (void *)0xF0000000, 8, foxmac, 32) == -1,
+      "hmacverify: buffer at 0xF0000000");
+  check(hmacverify(HASH_KECCAK_256, HASH_PROV_AUTO, fox, n, foxmac, 32) == -1, "hmacverify: Keccak-256: no");
 }
 
 static void badargs(void)
@@ -390,6 +428,7 @@ int main(int argc, char *argv[])
     sharing();
   if (!nproc && !kill_test && !share_test) {
     badargs();
+    hmacargs();
     if (!hw)
       nohw();
     bigbuffers(hw);

@@ -4,6 +4,7 @@
  * linked into user space with user/hash_plat_user.h) and the *sum tools. */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/param.h"
 #include "user/user.h"
 #include "hashsoc/hash.h"
 
@@ -97,16 +98,93 @@ static int sumfd(int fd, int alg, int prov, uchar *out, int outlen)
   return r;
 }
 
-/* NAME [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [file ...]: "DIGEST  NAME"
- * lines, "-" for standard input. alg < 0: the family is chosen with -a
- * (-1 SHA-3, -2 SHAKE, -3 Keccak). */
+static uchar out[4096];
+static char hex[8193];
+
+/* The next line of fd, without its newline, NUL-terminated in
+ * line[0..max), through a buffer: one read() per 512 bytes, not per
+ * character. Its length; -1 at the end of the file; -2 for a line longer
+ * than max - 1 (cut). */
+static struct {
+  char buf[512];
+  int n, pos;
+} lr;
+static int readline(int fd, char *line, int max)
+{
+  int k = 0, eof = 0;
+  for (;;) {
+    if (lr.pos == lr.n) {
+      lr.pos = 0;
+      if ((lr.n = read(fd, lr.buf, sizeof lr.buf)) <= 0) {
+        lr.n = 0;
+        eof = 1;
+        break;
+      }
+    }
+    char c = lr.buf[lr.pos++];
+    if (c == '\n')
+      break;
+    if (k < max - 1)
+      line[k] = c;
+    k++;
+  }
+  line[k < max - 1 ? k : max - 1] = 0;
+  if (eof && k == 0)
+    return -1;
+  return k < max ? k : -2;
+}
+
+/* -c: each line of the check file fd is "DIGEST  NAME" (what uh_sum
+ * prints, coreutils' format); hash NAME and print "NAME: OK" or
+ * "NAME: FAILED". 1 if any file failed or any line was malformed. */
+static int check(int fd, int alg, int prov, int outlen, const char *prog)
+{
+  static char line[sizeof hex + MAXPATH + 4];
+  int n, failed = 0, bad = 0;
+  lr.n = lr.pos = 0;
+  while ((n = readline(fd, line, sizeof line)) != -1) {
+    if (n < 2 * outlen + 3 || line[2 * outlen] != ' ' ||
+        (line[2 * outlen + 1] != ' ' && line[2 * outlen + 1] != '*')) {
+      bad++;
+      continue;
+    }
+    char *name = line + 2 * outlen + 2;
+    int g = open(name, O_RDONLY);
+    int r = g < 0 ? -1 : sumfd(g, alg, prov, out, outlen);
+    if (g >= 0)
+      close(g);
+    if (r != outlen) {
+      printf("%s: FAILED open or read\n", name);
+      failed++;
+      continue;
+    }
+    uh_hex(hex, out, outlen);
+    line[2 * outlen] = 0;
+    for (char *p = line; *p; p++) /* the digest may be written in upper case */
+      if (*p >= 'A' && *p <= 'F')
+        *p += 'a' - 'A';
+    int ok = strcmp(hex, line) == 0;
+    printf("%s: %s\n", name, ok ? "OK" : "FAILED");
+    failed += !ok;
+  }
+  if (bad)
+    fprintf(2, "%s: WARNING: %d line%s improperly formatted\n", prog, bad, bad == 1 ? " is" : "s are");
+  if (failed)
+    fprintf(2, "%s: WARNING: %d computed checksum%s did NOT match\n", prog, failed, failed == 1 ? "" : "s");
+  return failed || bad;
+}
+
+/* NAME [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c] [file ...]: "DIGEST  NAME"
+ * lines, "-" for standard input; with -c the files are lists of such lines
+ * to check. alg < 0: the family is chosen with -a (-1 SHA-3, -2 SHAKE,
+ * -3 Keccak). */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
 {
-  int prov = HASH_PROV_AUTO, bits = 0, i = 1;
-  static uchar out[4096];
-  static char hex[8193];
+  int prov = HASH_PROV_AUTO, bits = 0, i = 1, checking = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+    if (strcmp(argv[i], "-c") == 0)
+      checking = 1;
+    else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
       prov = uh_prov(argv[++i]);
     else if (strcmp(argv[i], "-a") == 0 && i + 1 < argc)
       bits = atoi(argv[++i]);
@@ -144,6 +222,14 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
       status = 1;
       continue;
     }
+    if (checking) {
+      status |= check(fd, alg, prov, outlen, prog);
+      if (fd != 0)
+        close(fd);
+      if (k >= argc)
+        break;
+      continue;
+    }
     int r = sumfd(fd, alg, prov, out, outlen);
     if (fd != 0)
       close(fd);
@@ -159,6 +245,6 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
   }
   return status;
 usage:
-  fprintf(2, "usage: %s [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [file ...]\n", prog);
+  fprintf(2, "usage: %s [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c] [file ...]\n", prog);
   return 2;
 }

@@ -41,6 +41,18 @@ int uptime(void);
 int hash(int alg, int provider, const void *buf, uint len, void *out, uint outlen);
 int hashopen(int alg, int provider);
 int khashbench(int alg, int provider, int count, int size, uint64 *elapsed);
+/* HMAC and the image's manifest (docs/integrity.md).
+ * hmac(): HMAC of buf[0..len) under key[0..keylen) (keylen <= 256), alg
+ * HASH_SHA256 or HASH_SHA224; writes the MAC (32 or 28 bytes) to out and
+ * returns its length, or -1.
+ * hmacverify(): 0 if mac[0..maclen) is the device key's HMAC of buf, else
+ * -1; the device key's MAC itself is never given out.
+ * verify(): check /manifest and every file it lists now (the kernel prints
+ * the failures and a summary line); the number of failures, -1 if the
+ * manifest itself is rejected. */
+int hmac(int alg, int provider, const void *key, uint keylen, const void *buf, uint len, void *out);
+int hmacverify(int alg, int provider, const void *buf, uint len, const void *mac, uint maclen);
+int verify(void);
 
 /* ulib.c */
 int stat(const char *, struct stat *);

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The image's integrity manifest (docs/integrity.md).
+ *
+ * /manifest lists "<sha256 hex>  <name>" for every file of the image that
+ * must not change (tools/mkmanifest.py writes it when the image is built),
+ * and /manifest.mac holds the HMAC-SHA-256 of its bytes under the device
+ * key. Only the SHA-256 engine holds that key (on QEMU, which has no
+ * engine, the kernel has a public stand-in), so a manifest whose MAC
+ * checks was made by whoever built the image, not by someone who changed
+ * the file system afterwards.
+ *
+ * At boot (forkret, before init runs) the MAC is checked and every listed
+ * file hashed; the manifest's entries are bound to the inodes their names
+ * lead to then. At exec, a program is run only if its inode is listed and
+ * its SHA-256 is the listed one (enforce mode; log mode reports and runs
+ * it). A match is remembered in the in-memory inode (ip->verified) until
+ * the file is written, so a program is hashed once, not at every exec.
+ */
+#include "types.h"
+#include "param.h"
+#include "riscv.h"
+#include "spinlock.h"
+#include "sleeplock.h"
+#include "fs.h"
+#include "file.h"
+#include "stat.h"
+#include "defs.h"
+#include "khash.h"
+#include "integrity.h"
+#include "hashsoc/hash.h"
+#include "hash_plat_kernel.h" /* HASH_PLAT_SW_DEVICE_KEY: QEMU's stand-in */
+
+#define DLEN 32 /* SHA-256 digests and HMAC-SHA-256 MACs */
+
+static const char *modename[] = { "off", "log", "enforce" };
+
+struct mentry {
+  uchar digest[DLEN];
+  char name[DIRSIZ + 1];
+  uint inum; /* the inode the name led to at boot; 0: none */
+};
+
+/* The manifest exec trusts. Written once, at boot, by the first process
+ * before it runs init, when no other process exists; only read after
+ * that, so exec reads it without a lock. */
+static struct mentry table[NMANIFEST];
+static int ntable;
+static int trusted; /* the manifest passed its checks at boot */
+
+/* A check (boot, the verify system call) reads /manifest into text and
+ * parses it into ent. One check at a time: the lock is held across the
+ * whole check, which sleeps (the disk, the engine). */
+static struct {
+  struct sleeplock lock;
+  char text[MANIFEST_MAX];
+  struct mentry ent[NMANIFEST];
+} chk;
+
+/* The MAC: on the engine when there is one, the only holder of the device
+ * key; QEMU has none and computes it in software with its stand-in key. */
+static int macprovider(void)
+{
+  return khash_engine_present(HASH_SHA256) ? HASH_PROV_HW : HASH_PROV_SW;
+}
+
+/* The files: the engine too, the faster hash (docs/integrity.md), unless
+ * the build asks for software (make INTEGRITY_SW=1, for comparison). */
+static int provider(void)
+{
+#ifdef INTEGRITY_SW
+  return HASH_PROV_SW;
+#else
+  return macprovider();
+#endif
+}
+
+#ifdef HASH_PLAT_SW_DEVICE_KEY
+#define KEYNOTE ", device key: public QEMU stand-in, INSECURE"
+#else
+#define KEYNOTE ""
+#endif
+
+static int hwflags(int prov)
+{
+  return prov == HASH_PROV_HW ? HASH_F_IRQ : 0;
+}
+
+/* SHA-256 of a file's contents; ip->lock held (so nobody writes it
+ * meanwhile). Read a page at a time into a kernel page, which the engine
+ * reads by DMA (the kernel maps RAM at virtual = physical). */
+static int hashinode(struct inode *ip, uchar *out)
+{
+  struct hash_ctx c;
+  char *page = kalloc();
+  int prov = provider(), r = -1;
+  if (page == 0)
+    return -1;
+  if (hash_begin(&c, HASH_SHA256, prov, hwflags(prov)) < 0)
+    goto done;
+  for (uint off = 0; off < ip->size; off += PGSIZE) {
+    uint n = ip->size - off < PGSIZE ? ip->size - off : PGSIZE;
+    if (readi(ip, 0, (uintptr)page, off, n) != (int)n || hash_update(&c, page, n) < 0) {
+      hash_abort(&c);
+      goto done;
+    }
+  }
+  r = hash_final(&c, out, DLEN) == DLEN ? 0 : -1;
+done:
+  kfree(page);
+  return r;
+}
+
+/* "/" + a manifest name: every listed file is in the root directory */
+static struct inode *lookup(char *name)
+{
+  char path[DIRSIZ + 2];
+  path[0] = '/';
+  safestrcpy(path + 1, name, DIRSIZ + 1);
+  return namei(path);
+}
+
+/* Read the regular file /name into buf (at most max bytes); its length,
+ * or -1 if it is missing, not a file or longer than max. */
+static int readfile(char *name, char *buf, int max)
+{
+  int n = -1;
+  begin_op();
+  struct inode *ip = lookup(name);
+  if (ip) {
+    ilock(ip);
+    if (ip->type == T_FILE && ip->size <= (uint)max)
+      n = readi(ip, 0, (uintptr)buf, 0, ip->size);
+    iunlockput(ip);
+  }
+  end_op();
+  return n;
+}
+
+static int hexval(int c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  return -1; /* mkmanifest.py and sha256sum write lower case */
+}
+
+/* n bytes from 2n hex digits; -1 if one is not a digit */
+static int unhex(uchar *out, const char *s, int n)
+{
+  for (int i = 0; i < n; i++) {
+    int h = hexval(s[2 * i]), l = hexval(s[2 * i + 1]);
+    if (h < 0 || l < 0)
+      return -1;
+    out[i] = h << 4 | l;
+  }
+  return 0;
+}
+
+/* The lines of the manifest: "<64 hex>  <name>\n", name 1..DIRSIZ
+ * characters without '/' or ' '. The count, or -1 at the first bad line. */
+static int parse(char *s, int len, struct mentry *e)
+{
+  int n = 0;
+  char *end = s + len;
+  while (s < end) {
+    if (n == NMANIFEST || end - s < 2 * DLEN + 4 || unhex(e[n].digest, s, DLEN) < 0)
+      return -1;
+    s += 2 * DLEN;
+    if (s[0] != ' ' || s[1] != ' ')
+      return -1;
+    s += 2;
+    int k = 0;
+    while (s + k < end && s[k] != '\n' && s[k] != '/' && s[k] != ' ' && k <= DIRSIZ)
+      k++;
+    if (k == 0 || k > DIRSIZ || s + k == end || s[k] != '\n')
+      return -1;
+    memmove(e[n].name, s, k);
+    e[n].name[k] = 0;
+    e[n].inum = 0;
+    s += k + 1;
+    n++;
+  }
+  return n;
+}
+
+/* Read /manifest and /manifest.mac and check the MAC under the device key,
+ * then parse the manifest into chk.ent. chk.lock held. 0 and *n = the
+ * number of entries, or why the manifest is rejected. */
+static const char *load(int *n)
+{
+  char mactext[2 * DLEN + 2];
+  uchar want[DLEN], mac[DLEN];
+  int prov = macprovider();
+
+  int len = readfile("manifest", chk.text, sizeof chk.text);
+  if (len < 0)
+    return "no readable /manifest of at most 8192 bytes";
+  int maclen = readfile("manifest.mac", mactext, sizeof mactext);
+  if (!(maclen == 2 * DLEN || (maclen == 2 * DLEN + 1 && mactext[2 * DLEN] == '\n')) ||
+      unhex(want, mactext, DLEN) < 0)
+    return "no /manifest.mac of one line of 64 hex digits";
+  /* The device key's MAC, which only the engine (QEMU: the kernel) can
+   * compute. Compared in constant time, so that how long the comparison
+   * took says nothing about how much of a forged MAC was right. */
+  if (hash_hmac(HASH_SHA256, prov, hwflags(prov) | HASH_F_DEVKEY, 0, 0, chk.text, len, mac, DLEN) != DLEN)
+    return "no device key to check it with";
+  int same = memeq_ct(mac, want, DLEN);
+  memset(mac, 0, sizeof mac);
+  if (!same)
+    return "manifest.mac is not the device key's MAC of /manifest";
+  if ((*n = parse(chk.text, len, chk.ent)) < 0)
+    return "a line is not \"<64 hex>  <name>\"";
+  return 0;
+}
+
+/* Hash every listed file and compare; print a line per failure. With bind
+ * (boot), remember each entry's inode, and mark the files that match as
+ * verified for exec. chk.lock held. The number of failures. */
+static int checkfiles(struct mentry *e, int n, int bind)
+{
+  uchar d[DLEN];
+  int failed = 0;
+  for (int i = 0; i < n; i++) {
+    const char *why = 0;
+    begin_op();
+    struct inode *ip = lookup(e[i].name);
+    if (ip == 0) {
+      why = "missing";
+    } else {
+      ilock(ip);
+      if (bind)
+        e[i].inum = ip->inum;
+      if (ip->type != T_FILE || hashinode(ip, d) < 0)
+        why = "cannot be read";
+      else if (!memeq_ct(d, e[i].digest, DLEN))
+        why = "digest differs from the manifest";
+      else if (bind)
+        ip->verified = 1;
+      iunlockput(ip);
+    }
+    end_op();
+    if (why) {
+      printf("integrity: %s: %s\n", e[i].name, why);
+      failed++;
+    }
+  }
+  return failed;
+}
+
+static void summary(const char *what, int n, int failed, uint64 t0)
+{
+  uint64 t = r_time64() - t0;
+  printf("integrity: %s: %d files checked, %d failed, %llu clocks (%s%s)\n", what, n, failed, t,
+      provider() == HASH_PROV_HW ? "engine" : "software", KEYNOTE);
+}
+
+void integrity_boot(void)
+{
+  int n;
+  initsleeplock(&chk.lock, "integrity");
+  if (INTEGRITY_MODE == INTEGRITY_OFF) {
+    printf("integrity: off: nothing checked\n");
+    return;
+  }
+  uint64 t0 = r_time64();
+  acquiresleep(&chk.lock);
+  const char *why = load(&n);
+  if (why && INTEGRITY_MODE == INTEGRITY_ENFORCE) {
+    /* Nothing on the disk can be trusted to be what was built: run none
+     * of it. Stop as socidcheck() does; no lock matters any more. */
+    printf("integrity: enforce: manifest rejected: %s: boot stopped\n", why);
+    intr_off();
+    for (;;)
+      asm volatile("wfi");
+  }
+  if (why) {
+    printf("integrity: log: manifest rejected: %s: running unchecked\n", why);
+  } else {
+    memmove(table, chk.ent, n * sizeof table[0]);
+    ntable = n;
+    trusted = 1;
+    summary(modename[INTEGRITY_MODE], n, checkfiles(table, n, 1), t0);
+  }
+  releasesleep(&chk.lock);
+}
+
+int integrity_verify(void)
+{
+  int n, failed = -1;
+  uint64 t0 = r_time64();
+  acquiresleep(&chk.lock);
+  const char *why = load(&n);
+  if (why) {
+    printf("integrity: verify: manifest rejected: %s\n", why);
+  } else {
+    /* compared with the manifest on the disk now, and bound to nothing:
+     * exec keeps the table of the boot, and no verified mark is set here
+     * (an older manifest with a valid MAC must not vouch for a file that
+     * the boot's manifest lists with another digest) */
+    failed = checkfiles(chk.ent, n, 0);
+    summary("verify", n, failed, t0);
+  }
+  releasesleep(&chk.lock);
+  return failed;
+}
+
+static struct mentry *find(struct inode *ip)
+{
+  for (int i = 0; i < ntable; i++)
+    if (table[i].inum == ip->inum && ip->dev == ROOTDEV)
+      return &table[i];
+  return 0;
+}
+
+int integrity_exec(struct inode *ip, char *path)
+{
+  uchar d[DLEN];
+  struct mentry *e;
+  const char *why;
+
+  if (INTEGRITY_MODE == INTEGRITY_OFF || ip->verified)
+    return 0;
+  if (!trusted)
+    why = "no trusted manifest";
+  else if ((e = find(ip)) == 0)
+    why = "not in the manifest";
+  else if (hashinode(ip, d) < 0)
+    why = "cannot be read";
+  else if (!memeq_ct(d, e->digest, DLEN))
+    why = "digest differs from the manifest";
+  else {
+    ip->verified = 1; /* until writei/itrunc clear it (ip->lock held) */
+    return 0;
+  }
+  if (INTEGRITY_MODE == INTEGRITY_ENFORCE) {
+    printf("exec %s: refused: %s\n", path, why);
+    return -1;
+  }
+  printf("exec %s: %s (integrity: log, running it)\n", path, why);
+  return 0;
+}

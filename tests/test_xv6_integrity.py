@@ -1,0 +1,329 @@
+# SPDX-License-Identifier: MIT
+"""The xv6 image's integrity manifest (docs/integrity.md): the boot check, exec
+enforcement, sha256sum -c, the hmac/hmacverify/verify system calls and commands.
+
+QEMU: the boot line (with the INSECURE stand-in key), sha256sum -c, hmac against
+Python's hmac, images with a tampered program, manifest and manifest.mac (copies of
+fs.img rebuilt with build/mkfs), a program written at run time, and the log and off modes.
+litex_sim (one boot): a clean enforce boot on the engine, every program runs, hmac on
+the engine, the device key's verify-only check, one program refused after a write.
+"""
+import hashlib
+import hmac
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_xv6_qemu import OSPORT, README, make, outputs, xv6  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("qemu-system-riscv32") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
+    reason="needs qemu-system-riscv32 and riscv64-unknown-elf-gcc")
+
+QEMU_KEY = bytes.fromhex(open(os.path.join(OSPORT, "tools", "qemu-device-key.hex")).read().strip())
+BOOT_LINE = re.compile(r"integrity: (\w+): (\d+) files checked, (\d+) failed, (\d+) clocks \(([^)]*)\)")
+INSECURE = "software, device key: public QEMU stand-in, INSECURE"
+BSIZE, NDIRECT = 1024, 12
+
+
+# ---- the file system image, read and rebuilt on the host ----
+
+def image_files(img):
+    """[(name, bytes)] of the root directory's regular files, in directory order."""
+    sb = struct.unpack("<9I", img[BSIZE:BSIZE + 36])
+    inodestart = sb[6]
+
+    def inode(inum):
+        off = inodestart * BSIZE + inum * 64
+        typ, _, _, _, size = struct.unpack("<4hI", img[off:off + 12])
+        addrs = list(struct.unpack(f"<{NDIRECT + 1}I", img[off + 12:off + 64]))
+        blocks = addrs[:NDIRECT]
+        if addrs[NDIRECT]:
+            blocks += struct.unpack("<256I", img[addrs[NDIRECT] * BSIZE:(addrs[NDIRECT] + 1) * BSIZE])
+        data = b"".join(img[b * BSIZE:(b + 1) * BSIZE] for b in blocks[:(size + BSIZE - 1) // BSIZE])
+        return typ, data[:size]
+
+    _, root = inode(1)
+    files = []
+    for i in range(0, len(root), 16):
+        inum, name = struct.unpack("<H14s", root[i:i + 16])
+        name = name.rstrip(b"\0").decode()
+        if inum and name not in (".", ".."):
+            typ, data = inode(inum)
+            if typ == 2:
+                files.append((name, data))
+    return files
+
+
+def rebuild(tmp_path, build, change, kernel_from=None):
+    """A copy of build's kernel and of its fs.img with change(files dict) applied,
+    made by build/mkfs in the same file order; returns the directory for xv6run."""
+    files = dict(image_files(open(os.path.join(build, "fs.img"), "rb").read()))
+    change(files)
+    src = tmp_path / "files"
+    src.mkdir()
+    for name, data in files.items():
+        (src / name).write_bytes(data)
+    r = subprocess.run([os.path.join(OSPORT, "build", "mkfs"), str(tmp_path / "fs.img")] +
+                       [str(src / n) for n in files], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    shutil.copy(os.path.join(kernel_from or build, "kernel.elf"), tmp_path / "kernel.elf")
+    return str(tmp_path)
+
+
+def flip_last_byte(files, name):
+    """The last byte of a stripped program is in its section headers, which exec does
+    not read: the program still runs, only its digest differs."""
+    data = bytearray(files[name])
+    data[-1] ^= 1
+    files[name] = bytes(data)
+
+
+def manifest_of(build):
+    lines = open(os.path.join(build, "manifest")).read().splitlines()
+    return {ln[66:]: ln[:64] for ln in lines}
+
+
+@pytest.fixture(scope="module")
+def qemu_build():
+    make("PLATFORM=qemu")
+    return os.path.join(OSPORT, "build", "qemu")
+
+
+@pytest.fixture(scope="module")
+def qemu_log_build():
+    make("PLATFORM=qemu", "INTEGRITY=log")
+    return os.path.join(OSPORT, "build", "qemu-log")
+
+
+@pytest.fixture(scope="module")
+def qemu_off_build():
+    make("PLATFORM=qemu", "INTEGRITY=off")
+    return os.path.join(OSPORT, "build", "qemu-off")
+
+
+def boot_line(t, mode, failed=0):
+    m = BOOT_LINE.search(t)
+    assert m, t[:3000]
+    assert m.group(1) == mode and int(m.group(3)) == failed, m.group(0)
+    return m
+
+
+# ---- QEMU ----
+
+def test_image_holds_the_manifest_and_its_mac(qemu_build):
+    """Every file of the image but the manifest's two is listed with its SHA-256, and
+    manifest.mac is the stand-in key's HMAC of manifest's bytes (the key file the
+    kernel's stand-in is built from)."""
+    files = dict(image_files(open(os.path.join(qemu_build, "fs.img"), "rb").read()))
+    listed = manifest_of(qemu_build)
+    assert set(listed) == set(files) - {"manifest", "manifest.mac"}
+    for name in ("cat", "ls", "sh", "init", "hmac", "verify", "README", "hashdata"):
+        assert name in listed
+    for name, digest in listed.items():
+        assert hashlib.sha256(files[name]).hexdigest() == digest, name
+    assert files["manifest.mac"].decode() == hmac.new(QEMU_KEY, files["manifest"], "sha256").hexdigest() + "\n"
+    gen = open(os.path.join(qemu_build, "k", "qemukey.c")).read()
+    assert ", ".join(f"0x{b:02x}" for b in QEMU_KEY[:8]) in gen
+
+
+def test_clean_boot_sums_and_hmac(qemu_build):
+    listed = manifest_of(qemu_build)
+    readme = open(README, "rb").read()
+    hashdata = open(os.path.join(qemu_build, "hashdata"), "rb").read()
+    devmac = hmac.new(QEMU_KEY, readme, "sha256").hexdigest()
+    bad = devmac[:-1] + ("0" if devmac[-1] != "0" else "1")
+    cmds = ["ls", "echo hello", "sha256sum -c manifest", "sha256sum -p user -c manifest",
+            "hmac -k secret README hashdata", "hmac -p sw -a sha224 -k secret README",
+            "hmac -p user -k secret README", "hmac -k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ hashdata",
+            f"hmac -d -c {devmac} README", f"hmac -d -c {bad} README", "hmac -d README",
+            "hmac -p hw -k secret README", "verify"]
+    st, t = xv6(cmds)
+    assert st == 0 and "panic" not in t, t
+    m = boot_line(t, "enforce")
+    assert int(m.group(2)) == len(listed) and m.group(5) == INSECURE
+    out = outputs(t, cmds)
+    assert "README" in out["ls"] and out["echo hello"] == "hello\n"
+    for c in ("sha256sum -c manifest", "sha256sum -p user -c manifest"):
+        assert out[c].splitlines() == [f"{n}: OK" for n in listed], out[c]
+    k = b"secret"
+    assert out["hmac -k secret README hashdata"].splitlines() == [
+        f"{hmac.new(k, readme, 'sha256').hexdigest()}  README",
+        f"{hmac.new(k, hashdata, 'sha256').hexdigest()}  hashdata"]
+    assert out["hmac -p sw -a sha224 -k secret README"].strip() == \
+        f"{hmac.new(k, readme, 'sha224').hexdigest()}  README"
+    assert out["hmac -p user -k secret README"].strip() == f"{hmac.new(k, readme, 'sha256').hexdigest()}  README"
+    long_key = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ"    # > one block
+    assert out[f"hmac -k {long_key.decode()} hashdata"].strip() == \
+        f"{hmac.new(long_key, hashdata, 'sha256').hexdigest()}  hashdata"
+    assert out[f"hmac -d -c {devmac} README"].strip() == "README: OK"
+    assert out[f"hmac -d -c {bad} README"].strip() == "README: FAILED"
+    assert "never given out" in out["hmac -d README"]
+    assert "failed (-1)" in out["hmac -p hw -k secret README"]          # no engine on QEMU
+    assert re.search(rf"integrity: verify: {len(listed)} files checked, 0 failed", out["verify"]), out["verify"]
+
+
+def test_tampered_program_is_refused(qemu_build, tmp_path):
+    d = rebuild(tmp_path, qemu_build, lambda f: flip_last_byte(f, "cat"))
+    cmds = ["cat README", "wc README", "sha256sum -c manifest", "verify", "echo still here"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    boot_line(t, "enforce", failed=1)
+    assert "integrity: cat: digest differs from the manifest" in t
+    out = outputs(t, cmds)
+    assert "exec cat: refused: digest differs from the manifest" in out["cat README"]
+    assert "xv6" not in out["cat README"]                  # README's text: it did not run
+    assert out["wc README"].split()[:3] == [str(v) for v in (open(README, "rb").read().count(b"\n"),
+                                                             len(open(README, "rb").read().split()),
+                                                             len(open(README, "rb").read()))]
+    assert "cat: FAILED" in out["sha256sum -c manifest"] and "README: OK" in out["sha256sum -c manifest"]
+    assert "integrity: cat: digest differs" in out["verify"] and ", 1 failed," in out["verify"]
+    assert out["echo still here"] == "still here\n"
+
+
+def test_tampered_program_runs_in_log_mode(qemu_log_build, tmp_path):
+    d = rebuild(tmp_path, qemu_log_build, lambda f: flip_last_byte(f, "cat"))
+    cmds = ["cat README"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    boot_line(t, "log", failed=1)
+    out = outputs(t, cmds)["cat README"]
+    assert "exec cat: digest differs from the manifest (integrity: log, running it)" in out
+    assert open(README).read() in out
+
+
+def test_off_mode_checks_nothing(qemu_off_build, tmp_path):
+    """INTEGRITY=off: no check at boot, a tampered program runs without a word; verify
+    still works on request."""
+    d = rebuild(tmp_path, qemu_off_build, lambda f: flip_last_byte(f, "cat"))
+    cmds = ["cat README", "verify"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    assert "integrity: off: nothing checked" in t and not BOOT_LINE.search(t.split("$ ")[0])
+    out = outputs(t, cmds)
+    assert out["cat README"] == open(README).read()
+    assert "integrity: cat: digest differs" in out["verify"] and ", 1 failed," in out["verify"]
+
+
+def bad_manifest_cases(mode):
+    def digest(f):                      # one hex digit of one line: the MAC no longer fits
+        text = bytearray(f["manifest"])
+        text[0] = ord("0") if text[0] != ord("0") else ord("1")
+        f["manifest"] = bytes(text)
+
+    def mac(f):
+        text = bytearray(f["manifest.mac"])
+        text[10] = ord("0") if text[10] != ord("0") else ord("1")
+        f["manifest.mac"] = bytes(text)
+
+    def unparsable(f):                  # signed with the (public) key, but not the format
+        f["manifest"] += b"not a digest  x\n"
+        f["manifest.mac"] = (hmac.new(QEMU_KEY, f["manifest"], "sha256").hexdigest() + "\n").encode()
+
+    def missing(f):
+        del f["manifest.mac"]
+
+    return [("digest", digest, "manifest.mac is not the device key's MAC of /manifest"),
+            ("mac", mac, "manifest.mac is not the device key's MAC of /manifest"),
+            ("unparsable", unparsable, 'a line is not "<64 hex>  <name>"'),
+            ("missing", missing, "no /manifest.mac of one line of 64 hex digits")]
+
+
+@pytest.mark.parametrize("case", [c[0] for c in bad_manifest_cases("enforce")])
+def test_tampered_manifest_stops_the_boot(qemu_build, tmp_path, case):
+    _, change, why = next(c for c in bad_manifest_cases("enforce") if c[0] == case)
+    d = rebuild(tmp_path, qemu_build, change)
+    st, t = xv6(["echo never"], build_dir=d, boot_timeout=6)
+    assert f"integrity: enforce: manifest rejected: {why}: boot stopped" in t, t
+    assert st == 2 and "init: starting sh" not in t and "$ " not in t, t
+
+
+def test_tampered_manifest_is_reported_in_log_mode(qemu_log_build, tmp_path):
+    _, change, why = bad_manifest_cases("log")[0]
+    d = rebuild(tmp_path, qemu_log_build, change)
+    cmds = ["echo runs", "verify"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0, t
+    assert f"integrity: log: manifest rejected: {why}: running unchecked" in t
+    out = outputs(t, cmds)
+    assert "exec echo: no trusted manifest (integrity: log, running it)" in out["echo runs"]
+    assert "runs\n" in out["echo runs"]
+    assert f"integrity: verify: manifest rejected: {why}" in out["verify"]
+
+
+def test_writing_a_program_at_run_time(qemu_build):
+    """A program verified (and cached) before is refused after a write to it: an append
+    (writei) and a truncation alone (itrunc: grep writes nothing; without the check, exec
+    of the empty file would fail silently). A copy is not listed; a hard link is the same
+    file. README's text is what cat prints when it runs."""
+    cmds = ["cat README", "cat README | wc", "cat ls > myls", "myls", "echo x >> cat", "cat hashdata",
+            "wc README", "grep nothing-matches README > wc", "wc hashdata",
+            "ln grep grep2", "grep2 xv6 README"]
+    st, t = xv6(cmds)
+    assert st == 0 and "panic" not in t, t
+    boot_line(t, "enforce")
+    out = outputs(t, cmds)
+    readme = open(README).read()
+    assert out["cat README"] == readme
+    assert "refused" not in out["cat README | wc"] and "refused" not in out["wc README"]
+    assert out["cat hashdata"] == "exec cat: refused: digest differs from the manifest\nexec cat failed\n"
+    assert out["wc hashdata"] == "exec wc: refused: digest differs from the manifest\nexec wc failed\n"
+    assert "exec grep2" not in out["grep2 xv6 README"] and "xv6" in out["grep2 xv6 README"]
+    assert out["myls"] == "exec myls: refused: not in the manifest\nexec myls failed\n"   # a copy of ls
+
+
+# ---- litex_sim: the engine ----
+
+@pytest.mark.simbuild
+def test_litex_engine_enforce():
+    """One boot on litex_sim: the manifest checked on the engine (its device key), every
+    program runs, HMAC on the engine = Python's, the device key only verifies (the
+    software provider has no device key on LiteX), the cache makes a second exec
+    cheaper than a first one, and a program written at run time is refused."""
+    from soc import sim
+    sim.build()
+    gen = os.path.join(sim.BUILD_DIR, "software", "include", "generated")
+    make("PLATFORM=litex", f"LITEX_GENERATED_DIR={gen}")
+    build = os.path.join(OSPORT, "build", "litex")
+    listed = manifest_of(build)
+    key = bytes.fromhex(open(subprocess.run(["python3", "-m", "gateware.devicekey"], cwd=os.path.dirname(OSPORT),
+                                            capture_output=True, text=True, check=True).stdout.strip()).read())
+    files = dict(image_files(open(os.path.join(build, "fs.img"), "rb").read()))
+    assert files["manifest.mac"].decode().strip() == hmac.new(key, files["manifest"], "sha256").hexdigest()
+    readme = open(README, "rb").read()
+    devmac = hmac.new(key, readme, "sha256").hexdigest()
+    # sh with its input empty and its output in a file (exectime): it prints its prompt
+    # there, 2 bytes, or "exec sh failed" if it was refused
+    cmds = ["ls", "echo hello", "exectime -n 1 sh", "wc exectime.out", "sha256sum -p hw -c manifest",
+            "hmac -p hw -k secret README", "hmac -p hw -a sha224 -k secret hashdata",
+            f"hmac -d -c {devmac} README", f"hmac -p sw -d -c {devmac} README",
+            "exectime -w ls README", "exectime ls README",
+            "echo x >> wc", "wc README"]
+    st, t = xv6(cmds, timeout=900, platform="litex", boot_timeout=300)
+    assert st == 0 and "panic" not in t, t[-4000:]
+    m = boot_line(t, "enforce")
+    assert int(m.group(2)) == len(listed) and m.group(5) == "engine", m.group(0)
+    out = outputs(t, cmds)
+    assert "refused" not in t.split("$ echo x >> wc")[0], t
+    assert "README" in out["ls"] and out["echo hello"] == "hello\n"
+    assert out["wc exectime.out"].split() == ["0", "1", "2", "exectime.out"], out["wc exectime.out"]
+    assert out["sha256sum -p hw -c manifest"].splitlines() == [f"{n}: OK" for n in listed]
+    assert out["hmac -p hw -k secret README"].strip() == f"{hmac.new(b'secret', readme, 'sha256').hexdigest()}  README"
+    hashdata = open(os.path.join(build, "hashdata"), "rb").read()
+    assert out["hmac -p hw -a sha224 -k secret hashdata"].strip() == \
+        f"{hmac.new(b'secret', hashdata, 'sha224').hexdigest()}  hashdata"
+    assert out[f"hmac -d -c {devmac} README"].strip() == "README: OK"
+    assert out[f"hmac -p sw -d -c {devmac} README"].strip() == "README: FAILED"
+    # -w makes every exec of ls a first one (a write drops the verified mark); then the
+    # first run of the next exectime hashes ls again and sets the mark, and the other four
+    # find it. Hashing ls (12.7 KB) on the engine costs ~120k clocks (docs/integrity.md).
+    first = sorted(map(int, re.search(r"exectime: ls: ([\d ]+) clocks", out["exectime -w ls README"]).group(1).split()))
+    cached = sorted(map(int, re.search(r"exectime: ls: ([\d ]+) clocks", out["exectime ls README"]).group(1).split()))
+    assert first[2] > cached[2] + 50000, (first, cached)
+    assert out["wc README"].startswith("exec wc: refused: digest differs from the manifest"), out["wc README"]
