@@ -33,7 +33,7 @@ TARGETS = ("sim", "ulx3s-twin")
 def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
     out = os.path.join(build_dir, f"firmware-{app}-{bench}")
     cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={build_dir}", f"OUT={out}",
-           f"BENCH={bench}", f"APP={app}"]
+           f"BENCH={bench}", f"APP={app}", f"PYTHON={sys.executable}"]
     soc = os.path.basename(build_dir)
     with locked("firmware"):
         steps.run(f"{soc}: firmware (app {app}, bench {bench})", sim.log(f"{soc}-firmware-{app}-{bench}"), cmd)

@@ -16,6 +16,7 @@ import pytest
 from gateware import devicekey, hashspec
 from hashref import message, reference, pattern, xorshift_bytes
 from soc.runfw import run_firmware
+from vectors import load_rsp
 
 ALGS = [a.title for a in hashspec.ALGORITHMS]   # as the driver prints them
 
@@ -126,6 +127,22 @@ def test_hmac_rows(console):
         for path in ("sw", "pio", "dma", "irq", "stream", "streampio", "dev", "devpio", "devstream"):
             assert (title, path) in seen, (title, path)
     assert ("SHA-256", "afterabort") in seen
+
+
+def test_hmac_rfc4231(console):
+    """RFC 4231's cases (cryptography_vectors' files, compiled into the firmware by
+    scripts/genhmackat.py) on every path and streamed: the MACs are the files'."""
+    rows = records(console, "R")
+    seen = set()
+    for alg in hashspec.HMAC_ALGORITHMS:
+        a = hashspec.algorithm(alg)
+        want = [r["MD"].lower() for r in load_rsp(f"HMAC/rfc-4231-{a.hashlib}.txt")]
+        for _, title, case, path, mac in (r for r in rows if r[1] == a.title):
+            assert mac == want[int(case)], (title, case, path)
+            seen.add((title, int(case), path))
+        for case in range(len(want)):
+            for path in ("sw", "pio", "dma", "irq", "stream"):
+                assert (a.title, case, path) in seen, (a.title, case, path)
 
 
 def test_dma_reads_what_the_cpu_just_stored(console):

@@ -10,6 +10,7 @@
  *   H <alg> <path> <keylen> <len> <hex>                  an HMAC (hmac_rows(): the key is
  *                                                        "pat" bytes 64.., or "dev" = the
  *                                                        device key; the message "pat")
+ *   R <alg> <case> <path> <hex>                          RFC 4231's case (rfc4231.h)
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
@@ -32,6 +33,7 @@
 #include "hashsoc/hash.h"
 #include "hashsoc/hash_regs.h" /* HBIT: the refusal checks write registers directly */
 #include "board.h"
+#include "rfc4231.h" /* generated: scripts/genhmackat.py */
 
 
 #define MAXLEN 65536
@@ -206,12 +208,13 @@ static void h_row(int alg, const char *path, int keylen, size_t len, int r)
   printf("\n");
 }
 
-static int hmac_streamed(int alg, int flags, const uint8_t *key, size_t keylen, size_t len)
+static int hmac_streamed_msg(
+    int alg, int flags, const uint8_t *key, size_t keylen, const uint8_t *msg, size_t len)
 {
   struct hash_ctx c, other;
   int r = hash_hmac_begin(&c, alg, HASH_PROV_HW, flags, key, keylen);
   for (size_t at = 0; r >= 0 && at < len; at += 100) {
-    r = hash_update(&c, msgbuf + at, len - at < 100 ? len - at : 100);
+    r = hash_update(&c, msg + at, len - at < 100 ? len - at : 100);
     hash_begin(&other, HASH_SHA256, HASH_PROV_HW, 0); /* takes the engine between pieces */
     hash_update(&other, "in between", 10);
     hash_final(&other, ref, 32);
@@ -219,8 +222,36 @@ static int hmac_streamed(int alg, int flags, const uint8_t *key, size_t keylen, 
   return r < 0 ? r : hash_final(&c, out, sizeof(out));
 }
 
+static int hmac_streamed(int alg, int flags, const uint8_t *key, size_t keylen, size_t len)
+{
+  return hmac_streamed_msg(alg, flags, key, keylen, msgbuf, len);
+}
+
+/* RFC 4231's cases on every path, one-shot and streamed (a hash of another context
+ * between the pieces). */
+static void rfc4231_rows(void)
+{
+  int hw = have_engine(HASH_SHA256);
+  for (int alg = HASH_SHA256; alg <= HASH_SHA224; alg++)
+    for (unsigned i = 0; i < sizeof(rfc4231) / sizeof(rfc4231[0]); i++) {
+      for (int p = 0; p < (hw ? 5 : 1); p++) {
+        int r = p < 4 ? hash_hmac(alg, path_prov[p], path_flags[p], rfc4231[i].key, rfc4231[i].keylen,
+                            rfc4231[i].msg, rfc4231[i].len, out, 32)
+                      : hmac_streamed_msg(
+                            alg, 0, rfc4231[i].key, rfc4231[i].keylen, rfc4231[i].msg, rfc4231[i].len);
+        printf("R %s %u %s ", hash_alg_name(alg), i, p < 4 ? path_name[p] : "stream");
+        if (r > 0)
+          hex(out, r);
+        else
+          printf("error%d", r);
+        printf("\n");
+      }
+    }
+}
+
 static void hmac_rows(void)
 {
+  rfc4231_rows();
   static const int keylens[] = { 0, 20, 64, 65, 131 };
   static const size_t lens[] = { 0, 5, 55, 64, 65, 300 };
   const uint8_t *key = msgbuf + 64;
