@@ -891,7 +891,11 @@ static __attribute__((noinline)) int digest_ctx(
   return r;
 }
 
-int hash_digest(int alg, int provider, int flags, const void *data, size_t len, uint8_t *out, size_t outlen)
+/* hot: GCC puts it in .text.hot, which a linker script can keep beside its callers' hot
+ * loops (firmware/baremetal/linker.ld): VexRiscv's instruction cache is direct mapped,
+ * and a caller whose loop shares cache sets with this code refills them on every call. */
+__attribute__((hot)) int hash_digest(
+    int alg, int provider, int flags, const void *data, size_t len, uint8_t *out, size_t outlen)
 {
   if (!data && len)
     return HASH_ERR_ARG;
