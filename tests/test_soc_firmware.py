@@ -104,7 +104,8 @@ def test_error_paths(console):
                  "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after",
                  "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after",
                  "hmac_bad_alg", "hmac_null_key", "hmac_devkey_and_key", "hmac_devkey_sw_nodev",
-                 "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key"):
+                 "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key",
+                 "cut_aligned", "cut_short", "cut_partial", "cut_to_boundary", "cut_before_boundary"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
     assert not bad, bad
@@ -172,3 +173,4 @@ def test_benchmark_rows_are_sane(console, target):
     rows = {(r[1], r[2], int(r[3])): int(r[4]) for r in records(console, "B") if r[1] != "timer"}
     for alg, limit in DMA_64K_LIMIT[target].items():
         assert rows[(alg, "dma", 65536)] < limit * 65536, (alg, rows[(alg, "dma", 65536)])
+

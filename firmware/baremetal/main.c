@@ -318,6 +318,15 @@ static void error_paths(void)
   hash_begin(&c, HASH_SHA256, HASH_PROV_SW, 0);
   hash_final(&c, out, 32);
   check("update_after_final", hash_update(&c, "x", 1), HASH_ERR_STATE);
+  /* hash_cut: the largest count that ends at a block boundary (SHA3-256: 136 bytes). */
+  hash_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0);
+  check("cut_aligned", (int)hash_cut(&c, 65536), 481 * 136);
+  check("cut_short", (int)hash_cut(&c, 135), 135);
+  hash_update(&c, msgbuf, 100);
+  check("cut_partial", (int)hash_cut(&c, 1000), 36 + 7 * 136);
+  check("cut_to_boundary", (int)hash_cut(&c, 36), 36);
+  check("cut_before_boundary", (int)hash_cut(&c, 35), 35);
+  hash_abort(&c);
   if (!have_engine(HASH_SHA256))
     return;
   /* DMA from outside main RAM (here: the CSR bank): the engine refuses the command

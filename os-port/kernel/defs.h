@@ -179,11 +179,8 @@ int copyin(pagetable_t, void *, uintptr, uint);
 int copyinstr(pagetable_t, char *, uintptr, uint);
 int uvmreadable(pagetable_t, uintptr, uint);
 int uvmwritable(pagetable_t, uintptr, uint);
-struct urun {
-  char *pa;
-  uint len;
-};
-int uvmruns(pagetable_t, uintptr, uintptr, uint, struct urun *, int);
+struct hash_seg; /* hashsoc/hash.h: a piece a device reads in place */
+int uvmruns(pagetable_t, uintptr, uintptr, uint, struct hash_seg *, int);
 char *uvmpage(pagetable_t, uintptr, uint, int);
 
 #define NELEM(x) (sizeof(x) / sizeof((x)[0]))

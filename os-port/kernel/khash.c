@@ -62,26 +62,27 @@ int khash_hw_flags(uint len)
  * switches contexts lazily), and a killed process stops between them. */
 int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk)
 {
-  struct urun run[KHASH_CHUNK / PGSIZE + 1]; /* a chunk's runs, at most */
-  struct hash_seg seg[NELEM(run)];
+  struct hash_seg seg[KHASH_CHUNK / PGSIZE + 1]; /* a chunk's runs, at most */
   uintptr end = va + len;
   if (end < va)
     return -1;
   if (maxchunk > KHASH_CHUNK)
     maxchunk = KHASH_CHUNK;
   while (va < end) {
+    /* Every chunk but the last ends the message at a block boundary (SHA3-256's
+     * 136-byte rate does not divide 64 KiB): the engine then takes each chunk by DMA
+     * alone, and the next list starts as soon as this one ends, without a tail
+     * block fed by stores in between. A chunk may span 17 pages: seg[] holds them. */
+    uint want = end - va > maxchunk ? hash_cut(c, maxchunk) : end - va;
     int n;
-    if (killed(myproc()) || (n = uvmruns(pt, va, end, maxchunk, run, NELEM(run))) <= 0) {
+    if (killed(myproc()) || (n = uvmruns(pt, va, end, want, seg, NELEM(seg))) <= 0) {
       /* The engine may still read the last chunk: wait for it before the
        * pages can go (a killed process's return to kalloc on exit). */
       hash_update_segs(c, 0, 0);
       return -1;
     }
-    for (int i = 0; i < n; i++) {
-      seg[i].data = run[i].pa;
-      seg[i].len = run[i].len;
-      va += run[i].len;
-    }
+    for (int i = 0; i < n; i++) /* loads only: stores wait behind a running DMA */
+      va += seg[i].len;
     /* Not the last chunk: the engine reads it while we walk the next one; the
      * next call waits for it first, and so does any other process that takes
      * the engine meanwhile. The last chunk waits, so the user's buffer is
@@ -127,13 +128,13 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
     return -1;
   if (outlen > sizeof d && (o = kalloc()) == 0)
     return -1;
-  struct urun run = { 0, 0 };
+  struct hash_seg run = { 0, 0 };
   if (buf + len < buf || (len && uvmruns(p->pagetable, buf, buf + len, KHASH_CHUNK, &run, 1) != 1))
     goto done;
   if (run.len == len) {
     /* one physically contiguous run of at most KHASH_CHUNK bytes (or empty):
      * one driver call, one DMA command */
-    r = hash_digest(alg, prov, flags, run.pa, len, o, outlen);
+    r = hash_digest(alg, prov, flags, run.data, len, o, outlen);
   } else {
     struct hash_ctx c;
     if ((r = hash_begin(&c, alg, prov, flags)) >= 0) {

@@ -19,6 +19,7 @@
 #include "spinlock.h"
 #include "proc.h"
 #include "defs.h"
+#include "hashsoc/hash.h"
 
 pagetable_t kernel_pagetable;
 
@@ -410,16 +411,22 @@ char *uvmpage(pagetable_t pt, uintptr va, uint len, int perm)
 
 /* The physically contiguous runs of user memory that start at va, below
  * end and at most max bytes in all, for a device that reads them in place
- * (the hash engines' scatter-gather DMA): at most nrun of them in run[]
- * (kernel address = physical: RAM is mapped 1:1). Returns how many, or -1
- * on a page the user may not read. Pages that happen to be adjacent in RAM
- * make one run. One page-table walk per 4 MiB: the leaf PTEs of
- * consecutive pages are consecutive, so the next page's is pte + 1. */
-int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct urun *run, int nrun)
+ * (the hash engines' scatter-gather DMA): at most nrun of them in run[],
+ * in the driver's own piece type, so they go to it as they are (kernel
+ * address = physical: RAM is mapped 1:1). Returns how many, or -1 on a
+ * page the user may not read. Pages that happen to be adjacent in RAM make
+ * one run. One page-table walk per 4 MiB: the leaf PTEs of consecutive
+ * pages are consecutive, so the next page's is pte + 1.
+ * It runs while an engine's DMA streams the previous chunk from RAM, when
+ * each store waits for the memory (~300 clocks on the ULX3S twin): so
+ * it stores each run once, and nothing else. */
+int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct hash_seg *run, int nrun)
 {
   const int want = PTE_V | PTE_U | PTE_R;
   pte_t *pte = 0;
-  int k = -1;
+  int k = 0;         /* runs stored */
+  uintptr start = 0; /* the open run, in registers: [start, start + len) */
+  uint len = 0;
   for (uint total = 0; va < end && total < max;) {
     if (va >= MAXUVA)
       return -1;
@@ -432,17 +439,25 @@ int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct urun *run,
       m = end - va;
     if (m > max - total)
       m = max - total;
-    if (k >= 0 && (uintptr)run[k].pa + run[k].len == pa) {
-      run[k].len += m;
-    } else {
-      if (k + 1 == nrun)
-        break;
-      k++;
-      run[k].pa = (char *)pa;
-      run[k].len = m;
+    if (len == 0 || start + len != pa) {
+      if (len) {
+        if (k + 1 == nrun)
+          break;
+        run[k].data = (void *)start;
+        run[k].len = len;
+        k++;
+      }
+      start = pa;
+      len = 0;
     }
+    len += m;
     va += m;
     total += m;
   }
-  return k + 1;
+  if (len) {
+    run[k].data = (void *)start;
+    run[k].len = len;
+    k++;
+  }
+  return k;
 }

@@ -750,6 +750,18 @@ int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int 
   return update_segs(c, seg, nseg, 0);
 }
 
+size_t hash_cut(const struct hash_ctx *c, size_t n)
+{
+  if (!c || c->block == 0)
+    return n;
+  /* The first boundary after at least one byte: the end of the partial block, or a
+   * whole block on. */
+  size_t first = c->block - c->total % c->block;
+  if (n < first)
+    return n;
+  return first + (n - first) / c->block * c->block;
+}
+
 static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
   if (algs[c->alg].engine == HASH_ENGINE_SHA256) {

@@ -108,6 +108,12 @@ int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
  * waits for them first; hash_update_segs(c, 0, 0) only waits. A DMA error in them is
  * returned by that call. Elsewhere (sw, HASH_F_PIO) it is hash_update_segs. */
 int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
+/* How many of the next n bytes one update call should take so that the message is at a
+ * block boundary after them: the largest such count <= n, or n when no boundary falls
+ * within n bytes. A caller that cuts a long message into calls (xv6's chunks) cuts with
+ * it: then no call leaves a block's tail in c for the next one to copy and feed by stores
+ * while the engine waits, and the engine takes each call's bytes by DMA alone. */
+size_t hash_cut(const struct hash_ctx *c, size_t n);
 /* HMAC (RFC 2104) over alg, HASH_SHA256 or HASH_SHA224 (HASH_HMAC_TABLE), keyed with
  * key[0, keylen) (a key longer than the block is hashed first) or, with HASH_F_DEVKEY
  * (key NULL, keylen 0), the device key. Then hash_update, hash_update_segs and
