@@ -86,6 +86,9 @@ class HashAccelerator(LiteXModule):
             CSRField("list", size=1, offset=2, description="Scatter-gather: ``dma_addr`` and ``dma_len`` name a "
                      "list of descriptors in main RAM (address, length), read by the engine as one command."),
         ], description="DMA command.")
+        if dram_port is not None:
+            # A DMA command's fence: the CPU's writes before it reach the SDRAM first.
+            self.comb += self.dma_port.fence.eq(self._dma_ctrl.fields.start)
         self._busy_cycles = CSRStatus(32, description="Clocks the core has been busy since ``init``.")
 
         self.ev = EventManager()

@@ -27,12 +27,14 @@ wdata_ready | rdata_valid`), and the crossbar hands a port `wdata.ready` (delaye
 PHY's write latency) only then. So when this cache acknowledges a write, its column
 command has already gone to the SDRAM, and any read of that address accepted later from
 any port (same address, same bank, same queue) is issued after it and returns the new
-data. A posted write is acknowledged before that point, so the engines' DMA ports hold
-every command while `write_pending` is high (HashSoC.add_hash_engines wires it): a DMA
-read is only issued once every write the CPU has been told is done really is. The CPU
-starts a DMA with a CSR write, which VexRiscv's single in-order data bus only issues after
-the store's ack; by then the store is either in LiteDRAM's bank queue or pending here,
-and the DMA waits for it: the DMA cannot see stale data.
+data. A posted write is acknowledged before that point, so each DMA command is fenced:
+the CPU starts it with a CSR write, which VexRiscv's single in-order data bus only issues
+after the acks of its earlier stores; by then each of them is either in LiteDRAM's bank
+queue or the one write pending here (this cache takes one at a time), and the engine's
+port issues nothing from that start until `write_pending` has been low once
+(gateware/litedram_dma.py's `fence`; HashSoC.add_hash_engines wires `hold`). So a command
+cannot see stale data. Stores the CPU makes while a command runs are not waited for: they
+cannot be its data, which must stay unchanged until it ends.
 
 Clock budget (sys_clk, on an idle port):
 - read hit: 3 clocks per word (request; tag/data read; registered compare -> ack),

@@ -49,3 +49,36 @@ def test_words_in_order(dw, p_ready):
     if p_ready == 1.0:
         per_word = (t["last"] - t["first"]) / (n - 1)
         assert per_word <= max(1, 32 // dw) + 0.05, per_word
+
+
+def test_fence_waits_for_the_write_pending_at_the_start_only():
+    """`hold` stops commands only between a `fence` pulse (a DMA command's start) and the
+    first clock `hold` is low: a write pending when a command starts lands first, writes
+    during the command do not pause it."""
+    port = LiteDRAMNativePort("both", address_width=14, data_width=16)
+    dut = Module()
+    dut.submodules.a = a = LiteDRAMDMAPort(port, BASE)
+    model = PortModel(port, seed=3, latency=8, jitter=0, p_ready=1.0)
+    issued = []     # clocks on which the port took a command
+
+    def run():
+        yield a.req_valid.eq(1)
+        yield a.req_addr.eq(BASE >> 2)
+        yield a.hold.eq(1)          # a write on its way, no fence: commands flow
+        for clk in range(40):
+            if clk == 10:
+                yield a.fence.eq(1)     # a command starts with the write still pending
+            if clk == 11:
+                yield a.fence.eq(0)
+            if clk == 20:
+                yield a.hold.eq(0)      # it lands
+            if clk == 22:
+                yield a.hold.eq(1)      # a store during the command
+            yield
+            if (yield port.cmd.valid) and (yield port.cmd.ready):
+                issued.append(clk)
+
+    run_simulation(dut, [run(), model.gen()])
+    assert set(range(0, 10)) <= set(issued)             # a store alone does not hold
+    assert not set(range(10, 20)) & set(issued)         # fenced until the write landed
+    assert set(range(21, 40)) <= set(issued)            # later stores do not hold
