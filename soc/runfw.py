@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Build the simulated SoC and a firmware program, run it, return its console output.
 
-    python -m soc.runfw [--bench quick|full] [--app main|demo] [--timeout S] [--target T]
+    python -m soc.runfw [--bench quick|full] [--app main|demo|dmacontend] [--timeout S] [--target T]
 
 Targets: `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a board twin such as
 `ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The firmware prints DONE
@@ -131,7 +131,7 @@ class Echo:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--app", default="main", choices=["main", "demo"])
+    p.add_argument("--app", default="main", choices=["main", "demo", "dmacontend"])
     p.add_argument("--bench", default="quick", choices=["quick", "full"])
     p.add_argument("--timeout", type=int, default=1800)
     p.add_argument("--target", default="sim", choices=TARGETS)
