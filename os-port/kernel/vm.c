@@ -439,7 +439,9 @@ int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct hash_seg *
       m = end - va;
     if (m > max - total)
       m = max - total;
-    if (len == 0 || start + len != pa) {
+    if (len && start + len == pa) {
+      len += m;
+    } else {
       if (len) {
         if (k + 1 == nrun)
           break;
@@ -448,9 +450,8 @@ int uvmruns(pagetable_t pt, uintptr va, uintptr end, uint max, struct hash_seg *
         k++;
       }
       start = pa;
-      len = 0;
+      len = m;
     }
-    len += m;
     va += m;
     total += m;
   }
