@@ -11,6 +11,7 @@ same register layout, so one driver serves both (docs/registers.md).
 
 import os
 
+from amaranth.lib.wiring import Out
 from migen import ClockSignal, Instance, ResetSignal, Signal
 
 from litex.gen import LiteXModule
@@ -19,6 +20,7 @@ from litex.soc.interconnect.csr import CSRField, CSRStatus, CSRStorage
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePulse
 
 from . import hashspec
+from .common.dma import read_port_signature
 from .common.engine import ERROR_NAMES, WINDOW_SIZE
 from .engines import ENGINE_VERSION, SPECS, variant_code, write_verilog
 from .litedram_dma import LiteDRAMDMAPort
@@ -113,9 +115,10 @@ class HashAccelerator(LiteXModule):
                            o_m_cyc=dma.cyc, o_m_stb=dma.stb, i_m_ack=dma.ack, i_m_err=dma.err)
         else:
             p = self.dma_port
-            dma_ios = dict(o_dma_req_valid=p.req_valid, i_dma_req_ready=p.req_ready,
-                           o_dma_req_addr=p.req_addr, i_dma_resp_valid=p.resp_valid,
-                           i_dma_resp_data=p.resp_data, i_dma_resp_err=p.resp_err)
+            # The engine's `dma_port` (gateware/common/dma.py, read_port_signature), as
+            # Amaranth names a member of an interface in Verilog.
+            dma_ios = {f"{'o' if member.flow == Out else 'i'}_dma_port__{n}": getattr(p, n)
+                       for n, member in read_port_signature().members.items()}
         self.specials += Instance(top,
             i_clk=ClockSignal("sys"), i_rst=ResetSignal("sys"),
             i_ctrl_init=self._ctrl.fields.init,

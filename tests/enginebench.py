@@ -165,7 +165,7 @@ def run(dut, body, mem=None, err_range=None, stream=None):
 
 
 class StreamRAM:
-    """RAM model for the DMA reader's pipelined port (dma_req_*/dma_resp_*).
+    """RAM model for the DMA reader's pipelined port (`dma_port`).
 
     Takes a request on a clock with probability `p_ready`; answers each taken request
     `latency` clocks later plus up to `jitter` more (answers keep request order and leave
@@ -194,7 +194,7 @@ class StreamRAM:
             presented = None        # (addr) presented and not taken on the previous clock
             ready = 0
             async for _, _, valid, addr, running in ctx.tick().sample(
-                    dut.dma_req_valid, dut.dma_req_addr, dut.st_dma_busy):
+                    dut.dma_port.req_valid, dut.dma_port.req_addr, dut.st_dma_busy):
                 clk += 1
                 # The values sampled are those of the clock that just ended, with `ready`
                 # as this process drove it for that clock.
@@ -218,12 +218,12 @@ class StreamRAM:
                 assert len(queue) <= self.max_outstanding, "more reads outstanding than credits"
                 if queue and queue[0][0] <= clk:
                     _, data, err = queue.pop(0)
-                    ctx.set(dut.dma_resp_valid, 1)
-                    ctx.set(dut.dma_resp_data, data)
-                    ctx.set(dut.dma_resp_err, err)
+                    ctx.set(dut.dma_port.resp_valid, 1)
+                    ctx.set(dut.dma_port.resp_data, data)
+                    ctx.set(dut.dma_port.resp_err, err)
                 else:
-                    ctx.set(dut.dma_resp_valid, 0)
-                    ctx.set(dut.dma_resp_err, 0)
+                    ctx.set(dut.dma_port.resp_valid, 0)
+                    ctx.set(dut.dma_port.resp_err, 0)
                 ready = int(self.rng.random() < self.p_ready)
-                ctx.set(dut.dma_req_ready, ready)
+                ctx.set(dut.dma_port.req_ready, ready)
         return proc

@@ -54,6 +54,20 @@ BURST_WORDS = 64
 FIFO_DEPTH = 16
 
 
+def read_port_signature():
+    """The read port (the module docstring gives its rules), seen from the side that
+    reads: the reader, the descriptor walker (gateware/common/sglist.py) and the engine's
+    port to an outside adapter have it; a bus adapter has it flipped."""
+    return wiring.Signature({
+        "req_valid": Out(1),
+        "req_ready": In(1),
+        "req_addr": Out(30),    # word address
+        "resp_valid": In(1),
+        "resp_data": In(32),
+        "resp_err": In(1),
+    })
+
+
 class DMAReader(wiring.Component):
     start: In(1)
     addr: In(32)
@@ -63,13 +77,7 @@ class DMAReader(wiring.Component):
     busy: Out(1)
     done: Out(1)          # pulse: the command's bytes have all left
     bus_error: Out(1)     # pulse
-    # Read port, word addressed (see the module docstring).
-    req_valid: Out(1)
-    req_ready: In(1)
-    req_addr: Out(30)
-    resp_valid: In(1)
-    resp_data: In(32)
-    resp_err: In(1)
+    port: Out(read_port_signature())
     # Beats out.
     o_valid: Out(1)
     o_ready: In(1)
@@ -124,14 +132,14 @@ class DMAReader(wiring.Component):
         # up it stays up until taken: `pending` holds it through an abort or an error.
         accept = Signal()
         m.d.comb += [
-            self.req_valid.eq(pending | (running & ~aborting & ~quiesce &
+            self.port.req_valid.eq(pending | (running & ~aborting & ~quiesce &
                                          (words_left != 0) & (credits != 0))),
-            accept.eq(self.req_valid & self.req_ready),
+            accept.eq(self.port.req_valid & self.port.req_ready),
         ]
-        m.d.sync += pending.eq(self.req_valid & ~self.req_ready)
+        m.d.sync += pending.eq(self.port.req_valid & ~self.port.req_ready)
         with m.If(accept):
             m.d.sync += [
-                self.req_addr.eq(self.req_addr + 1),
+                self.port.req_addr.eq(self.port.req_addr + 1),
                 words_left.eq(words_left - 1),
                 burst.eq(burst + 1),
             ]
@@ -144,8 +152,8 @@ class DMAReader(wiring.Component):
         # ---- answers ----
         # Error answers carry no data; they only stop the transfer.
         m.d.comb += [
-            fifo.w_data.eq(self.resp_data),
-            fifo.w_en.eq(self.resp_valid & ~self.resp_err & ~aborting),
+            fifo.w_data.eq(self.port.resp_data),
+            fifo.w_en.eq(self.port.resp_valid & ~self.port.resp_err & ~aborting),
         ]
         pop = Signal()
         m.d.comb += [
@@ -153,14 +161,14 @@ class DMAReader(wiring.Component):
             pop.eq(fifo.r_en & fifo.r_rdy),
         ]
         # An error answer (not stored) returns its credit at once; a stored one on pop.
-        dropped = self.resp_valid & (self.resp_err | aborting)
+        dropped = self.port.resp_valid & (self.port.resp_err | aborting)
         m.d.sync += [
-            in_flight.eq(in_flight + accept - self.resp_valid),
+            in_flight.eq(in_flight + accept - self.port.resp_valid),
             credits.eq(credits - accept + pop + dropped),
         ]
         # Outside the command chain below: inside it, it would depend on `abort`, and the
         # frontend drives `abort` from `bus_error` (a false combinational loop).
-        m.d.comb += self.bus_error.eq(running & self.resp_valid & self.resp_err & ~aborting)
+        m.d.comb += self.bus_error.eq(running & self.port.resp_valid & self.port.resp_err & ~aborting)
 
         # ---- beats ----
         take = Signal(3)    # message bytes in the word leaving the FIFO
@@ -185,7 +193,7 @@ class DMAReader(wiring.Component):
                 running.eq(1),
                 aborting.eq(0),
                 is_last.eq(self.last),
-                self.req_addr.eq(self.addr[2:]),
+                self.port.req_addr.eq(self.addr[2:]),
                 words_left.eq(nwords),
                 offset.eq(self.addr[:2]),
                 remaining.eq(self.length),
@@ -200,7 +208,7 @@ class DMAReader(wiring.Component):
                 m.d.sync += [aborting.eq(1), beat_valid.eq(0)]
             with m.If(aborting | self.bus_error | self.abort):
                 # Done throwing away once nothing is presented, in flight, or stored.
-                with m.If(aborting & ~self.req_valid & (credits == depth)):
+                with m.If(aborting & ~self.port.req_valid & (credits == depth)):
                     m.d.sync += [running.eq(0), beat_valid.eq(0)]
             with m.Elif((remaining == 0) & drained):
                 m.d.sync += running.eq(0)
@@ -215,12 +223,7 @@ class WishboneReadAdapter(wiring.Component):
     Pure wiring, no clock: the reader's `req_valid` already obeys the classic rule (held
     until ack/err), and its FIFO registers the read data.
     """
-    req_valid: In(1)
-    req_ready: Out(1)
-    req_addr: In(30)
-    resp_valid: Out(1)
-    resp_data: Out(32)
-    resp_err: Out(1)
+    port: In(read_port_signature())
     wb_adr: Out(30)
     wb_dat_r: In(32)
     wb_cyc: Out(1)
@@ -234,12 +237,12 @@ class WishboneReadAdapter(wiring.Component):
         # ack from counting as an answer.
         answer = self.wb_stb & (self.wb_ack | self.wb_err)
         m.d.comb += [
-            self.wb_adr.eq(self.req_addr),
-            self.wb_stb.eq(self.req_valid),
-            self.wb_cyc.eq(self.req_valid),
-            self.req_ready.eq(answer),
-            self.resp_valid.eq(answer),
-            self.resp_data.eq(self.wb_dat_r),
-            self.resp_err.eq(self.wb_err),
+            self.wb_adr.eq(self.port.req_addr),
+            self.wb_stb.eq(self.port.req_valid),
+            self.wb_cyc.eq(self.port.req_valid),
+            self.port.req_ready.eq(answer),
+            self.port.resp_valid.eq(answer),
+            self.port.resp_data.eq(self.wb_dat_r),
+            self.port.resp_err.eq(self.wb_err),
         ]
         return m

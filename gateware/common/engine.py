@@ -25,7 +25,7 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .dma import BURST_WORDS, FIFO_DEPTH, DMAReader, WishboneReadAdapter
+from .dma import BURST_WORDS, FIFO_DEPTH, DMAReader, WishboneReadAdapter, read_port_signature
 from .. import hashspec
 from .packer import BytePacker
 from .sglist import DescriptorWalker, outside
@@ -102,14 +102,10 @@ _DMA_PORTS = {
         "m_err": In(1),
     },
     # The DMA reader's own pipelined port (gateware/common/dma.py), for an adapter outside
-    # the engine, e.g. a LiteDRAM native port (gateware/litedram_dma.py).
+    # the engine, e.g. a LiteDRAM native port (gateware/litedram_dma.py). In Verilog its
+    # members are dma_port__req_valid, ...
     "stream": {
-        "dma_req_valid": Out(1),
-        "dma_req_ready": In(1),
-        "dma_req_addr": Out(30),
-        "dma_resp_valid": In(1),
-        "dma_resp_data": In(32),
-        "dma_resp_err": In(1),
+        "dma_port": Out(read_port_signature()),
     },
 }
 
@@ -119,7 +115,7 @@ class HashEngine(wiring.Component):
 
     `modes`: the mode numbers the core implements; `xof_modes`: those that may squeeze.
     `dma_bus`: "wishbone" (m_* ports: a classic Wishbone master, what the on-chip-RAM
-    simulation uses) or "stream" (dma_req_*/dma_resp_*: the reader's pipelined port, for
+    simulation uses) or "stream" (`dma_port`: the reader's pipelined port, for
     an adapter such as gateware/litedram_dma.py). `dma_depth` reads may be outstanding;
     the reader pauses after `dma_pause_words` (see gateware/common/dma.py).
     `dma_window`: (base, size) of the memory the DMA may read, e.g. main RAM. A command
@@ -310,32 +306,28 @@ class HashEngine(wiring.Component):
                 wb.wb_ack.eq(self.m_ack),
                 wb.wb_err.eq(self.m_err),
             ]
-            req_ready, resp_valid, resp_data, resp_err = wb.req_ready, wb.resp_valid, wb.resp_data, wb.resp_err
-            req_valid, req_addr = wb.req_valid, wb.req_addr
+            bus = wb.port
         else:
-            req_ready, resp_valid = self.dma_req_ready, self.dma_resp_valid
-            resp_data, resp_err = self.dma_resp_data, self.dma_resp_err
-            req_valid, req_addr = self.dma_req_valid, self.dma_req_addr
+            bus = self.dma_port
+        # The walker and the reader take turns on the one port: the walker while it
+        # fetches a descriptor (the reader is idle then), the reader otherwise.
         m.d.comb += [
-            dma.resp_data.eq(resp_data),
-            dma.resp_err.eq(resp_err),
-            sg.resp_data.eq(resp_data),
-            sg.resp_err.eq(resp_err),
+            dma.port.resp_data.eq(bus.resp_data),
+            dma.port.resp_err.eq(bus.resp_err),
+            sg.port.resp_data.eq(bus.resp_data),
+            sg.port.resp_err.eq(bus.resp_err),
         ]
+        def take_port(owner):
+            m.d.comb += [
+                bus.req_valid.eq(owner.port.req_valid),
+                bus.req_addr.eq(owner.port.req_addr),
+                owner.port.req_ready.eq(bus.req_ready),
+                owner.port.resp_valid.eq(bus.resp_valid),
+            ]
         with m.If(sg.owns_port):
-            m.d.comb += [
-                req_valid.eq(sg.req_valid),
-                req_addr.eq(sg.req_addr),
-                sg.req_ready.eq(req_ready),
-                sg.resp_valid.eq(resp_valid),
-            ]
+            take_port(sg)
         with m.Else():
-            m.d.comb += [
-                req_valid.eq(dma.req_valid),
-                req_addr.eq(dma.req_addr),
-                dma.req_ready.eq(req_ready),
-                dma.resp_valid.eq(resp_valid),
-            ]
+            take_port(dma)
         # A list's own range: SG_DESC_WORDS words per descriptor.
         list_bytes = Signal(32)
         m.d.comb += list_bytes.eq(self.dma_len * (4 * hashspec.SG_DESC_WORDS))

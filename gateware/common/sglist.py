@@ -33,6 +33,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .. import hashspec
+from .dma import read_port_signature
 
 _ADDR = next(i for i, w in enumerate(hashspec.SG_DESC) if w.name == "addr")
 _LEN = next(i for i, w in enumerate(hashspec.SG_DESC) if w.name == "len")
@@ -59,13 +60,7 @@ class DescriptorWalker(wiring.Component):
     bad_list: Out(1)        # pulse: a descriptor of length 0
     bad_range: Out(1)       # pulse: a descriptor outside the DMA window
     bus_error: Out(1)       # pulse: reading a descriptor got a bus error
-    # The read port while owns_port (the same rules as DMAReader's).
-    req_valid: Out(1)
-    req_ready: In(1)
-    req_addr: Out(30)
-    resp_valid: In(1)
-    resp_data: In(32)
-    resp_err: In(1)
+    port: Out(read_port_signature())      # used while owns_port
     # The reader's command, and its answer.
     r_start: Out(1)
     r_addr: Out(32)
@@ -90,23 +85,23 @@ class DescriptorWalker(wiring.Component):
         d_len = Signal(32)
 
         m.d.comb += [
-            self.req_addr.eq(ptr + sent),
+            self.port.req_addr.eq(ptr + sent),
             self.r_addr.eq(d_addr),
             self.r_length.eq(d_len),
             self.r_last.eq(is_last & (left == 1)),
         ]
-        m.d.sync += pending.eq(self.req_valid & ~self.req_ready)
-        accept = self.req_valid & self.req_ready
+        m.d.sync += pending.eq(self.port.req_valid & ~self.port.req_ready)
+        accept = self.port.req_valid & self.port.req_ready
         with m.If(accept):
             m.d.sync += sent.eq(sent + 1)
-        with m.If(self.resp_valid & self.owns_port):
+        with m.If(self.port.resp_valid & self.owns_port):
             m.d.sync += got.eq(got + 1)
-            with m.If(self.resp_err):
+            with m.If(self.port.resp_err):
                 m.d.sync += err.eq(1)
             with m.If(got == _ADDR):
-                m.d.sync += d_addr.eq(self.resp_data)
+                m.d.sync += d_addr.eq(self.port.resp_data)
             with m.Else():
-                m.d.sync += d_len.eq(self.resp_data)
+                m.d.sync += d_len.eq(self.port.resp_data)
 
         with m.FSM():
             with m.State("IDLE"):
@@ -119,10 +114,10 @@ class DescriptorWalker(wiring.Component):
                 # errors: a false combinational loop through the read port otherwise); a
                 # request taken on the abort's clock is counted and drained.
                 m.d.comb += [self.busy.eq(1), self.owns_port.eq(1),
-                             self.req_valid.eq(pending | (sent != 2))]
+                             self.port.req_valid.eq(pending | (sent != 2))]
                 with m.If(self.abort):
                     m.next = "DRAIN"
-                with m.Elif(got + self.resp_valid == 2):
+                with m.Elif(got + self.port.resp_valid == 2):
                     m.next = "CHECK"        # the second word is registered on this clock
             with m.State("CHECK"):
                 # The error pulses do not look at `abort`: the frontend drives `abort` from
@@ -154,7 +149,7 @@ class DescriptorWalker(wiring.Component):
             with m.State("DRAIN"):
                 # Aborted mid-fetch: keep a presented request until taken, then wait for
                 # every answer, so none can reach the reader's next command.
-                m.d.comb += [self.busy.eq(1), self.owns_port.eq(1), self.req_valid.eq(pending)]
-                with m.If(~pending & (got + self.resp_valid == sent + accept)):
+                m.d.comb += [self.busy.eq(1), self.owns_port.eq(1), self.port.req_valid.eq(pending)]
+                with m.If(~pending & (got + self.port.resp_valid == sent + accept)):
                     m.next = "IDLE"
         return m
