@@ -28,7 +28,7 @@ def xdist_group(item):
         return "qemu"
     if item.get_closest_marker("simbuild"):
         target = getattr(item, "callspec", None) and item.callspec.params.get("target")
-        return f"{module}[{target}]" if target else module
+        return f"{module}:{target}" if target else module
     return None
 
 
@@ -37,11 +37,12 @@ def xdist_group(item):
 # when `make test` passes --no-loadscope-reorder; its default order is by test count, which
 # sent the one-test twin xv6 session out last, to run alone for its last ~8 minutes. The
 # first two go to different workers, so litex_sim and the twin are built at the same time.
-HEAVIEST_FIRST = ["test_xv6_hash[ulx3s-twin]", "test_xv6_hash[sim]", "test_twin",
-                  "test_soc_firmware[ulx3s-twin]", "test_xv6_litex", "test_soc_firmware[sim]",
+HEAVIEST_FIRST = ["test_xv6_hash:ulx3s-twin", "test_xv6_hash:sim", "test_twin",
+                  "test_soc_firmware:ulx3s-twin", "test_xv6_litex", "test_soc_firmware:sim",
                   "test_soc_identity", "test_seed001", "qemu"]
 
 
+@pytest.hookimpl(tryfirst=True)     # before pytest-xdist's own, which reads the marks
 def pytest_collection_modifyitems(config, items):
     rank = {}
     for item in items:
@@ -50,3 +51,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
         rank[item.nodeid] = HEAVIEST_FIRST.index(group) if group in HEAVIEST_FIRST else len(HEAVIEST_FIRST)
     items.sort(key=lambda item: rank[item.nodeid])     # stable: a module's own order stays
+
+
+# xdist groups a test by a suffix it adds to the test's id ("...@group") from its mark, and
+# only sees a group when that suffix is the id's tail after its last "]". None of the ways
+# this fails is loud: the marks added after xdist's hook has run (hence tryfirst above),
+# pytest 9 (pytest-xdist 3.8 sets an attribute pytest 9 no longer reads, so no suffix at
+# all; scripts/requirements.txt pins pytest 8), a group name ending in "]" (taken for a
+# parameter). A group's module fixtures then ran on both workers: every firmware run and
+# xv6 boot twice, ~550 s of `make test`. Every test fails instead, saying why.
+_split_groups = []
+
+
+def pytest_collection_finish(session):
+    if session.config.getoption("loadgroup", False):
+        _split_groups.extend(item.nodeid for item in session.items
+                             if (g := xdist_group(item)) and (not item.nodeid.endswith("@" + g) or "]" in g))
+
+
+def pytest_runtest_setup(item):
+    if _split_groups:
+        pytest.fail(f"pytest-xdist would split groups across workers (ids without '@<group>': "
+                    f"{_split_groups[:2]}; tests/conftest.py)", pytrace=False)
