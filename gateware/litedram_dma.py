@@ -25,8 +25,9 @@ until every write the L2 had acknowledged before the start is in LiteDRAM's bank
 (soc/l2wt.py explains why that makes the DMA see it). Writes the CPU makes while the
 command runs do not stop it: they cannot be the command's data, which the driver's
 callers keep unchanged until the command ends (docs/driver-api.md), and holding on every
-one of them cost the engine ~19 clocks per CPU store (37,394 -> 80,867 clocks for a 64 KiB
-SHA3-256 DMA with the CPU storing to another buffer meanwhile, ULX3S twin).
+one of them cost the engine ~19 clocks per CPU store (docs/hash-syscall.md, "Bulk
+throughput", has the measurement; docs/bench.md's "The DMA against the CPU" the figures
+with the fence).
 
 Clock budget: 1 clock per command accepted; answer latency +1 clock for the register
 on the read data (the path from the controller's read data into the engine's FIFO is

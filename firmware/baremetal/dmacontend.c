@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dmacontend: what a running DMA and the CPU cost each other (docs/hash-syscall.md,
- * "Bulk throughput"). A measurement, run by hand on a target,
+ * "Bulk throughput"). `make bench` runs it on both targets into docs/bench.json and
+ * docs/bench.md ("The DMA against the CPU"); by hand:
  *
  *   python -m soc.runfw --app dmacontend --target ulx3s-twin      (or sim)
  *

@@ -23,9 +23,10 @@ Clock budget per descriptor, on top of its bytes: two reads (on-chip RAM: ~4 clo
 LiteDRAM: its latency, ~10-12), one clock of CHECK, and the reader's start and drain
 (~4): about 10-20 clocks per piece, under 0.5% of a 4 KiB page at ~1 byte/clock.
 In the SoC, with a core that outruns the memory (SHA3-256), the core waits longer at a
-piece boundary than this budget says: on the ULX3S twin ~30 clocks per 512-byte piece
-and ~130 per 4 KiB piece (core busy, docs/hash-syscall.md). Why it grows with the
-piece's size is not traced yet; the walk itself is what this budget covers.
+piece boundary than this budget says, and more per 4 KiB piece than per 512-byte one
+(core busy of docs/bench.md's `sg4096`/`sg512` rows; docs/hash-syscall.md, "Bulk
+throughput"). Why it grows with the piece's size is not traced yet; the walk itself is
+what this budget covers.
 """
 
 from amaranth import Module, Signal
