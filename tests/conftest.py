@@ -32,11 +32,12 @@ def xdist_group(item):
     return None
 
 
-# The groups that simulate longest, heaviest first (serial seconds on a fresh clone of this
-# 2-core VM: 478, 220, 396, 197, 168, 64, ...). xdist hands groups out in collection order
-# when `make test` passes --no-loadscope-reorder; its default order is by test count, which
-# sent the one-test twin xv6 session out last, to run alone for its last ~8 minutes. The
-# first two go to different workers, so litex_sim and the twin are built at the same time.
+# The groups that simulate longest, heaviest first (seconds on a fresh clone of this 2-core
+# VM with both workers busy: 675, 338, 484, 207, 205, 130, ...). xdist hands groups out in
+# collection order when `make test` passes --no-loadscope-reorder; its default order is by
+# test count, which sent the one-test twin xv6 session out last, to run alone for its last
+# minutes. The first two go to different workers, so litex_sim and the twin are built at
+# the same time.
 HEAVIEST_FIRST = ["test_xv6_hash:ulx3s-twin", "test_xv6_hash:sim", "test_twin",
                   "test_soc_firmware:ulx3s-twin", "test_xv6_litex", "test_soc_firmware:sim",
                   "test_soc_identity", "test_seed001", "qemu"]

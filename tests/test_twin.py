@@ -28,6 +28,9 @@ sys.path.insert(0, TOP)
 from boards.twin import Twin, write_sdram_init  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_docs  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def twin():
@@ -123,6 +126,10 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     # here and the bytes on the wire at the board's rate: the 30 s.
     assert 0 < f["bios_clocks"] and 0 < f["kernel_to_init_clocks"] < f["bios_clocks"]
     assert f["full_fs"]["reset_to_prompt_s"] <= 30, f
+    # The docs quote these figures: checked here, right after the run that wrote them (in
+    # `make test`, test_docs.py may run before this test and skip its copy of the check).
+    bad = test_docs.check_quotes(test_docs.serialboot_quotes(f))
+    assert not bad, "serial boot figures in the docs that differ from " + fig + ":\n" + "\n".join(bad)
 
 
 def test_rom_does_not_depend_on_our_commit(board_out):
