@@ -133,7 +133,7 @@ class DMAReader(wiring.Component):
         accept = Signal()
         m.d.comb += [
             self.port.req_valid.eq(pending | (running & ~aborting & ~quiesce &
-                                         (words_left != 0) & (credits != 0))),
+                                              (words_left != 0) & (credits != 0))),
             accept.eq(self.port.req_valid & self.port.req_ready),
         ]
         m.d.sync += pending.eq(self.port.req_valid & ~self.port.req_ready)
