@@ -361,8 +361,8 @@ def twin_quotes():
     c = {(r["alg"], bench.contention_key(r)): r["clocks"] for r in targets["ulx3s-twin"]["contention"]}
     t = [busy("ulx3s-twin", p) for p in ("dma", "sg4096", "sg512")]
     s = [busy("sim", p) for p in ("dma", "sg4096")]
-    dma = next(r["clocks"] for r in targets["ulx3s-twin"]["rows"] if (r["alg"], r["path"], r["bytes"]) == ("SHA3-256", "dma", big))
-    f = {t: targets[t]["figures"] for t in targets}
+    dma = bench_rows("ulx3s-twin")[("SHA3-256", "dma", big)]
+    f = {target: targets[target]["figures"] for target in targets}
     bulk = [f"| SHA-256, clocks/byte | {f['sim']['sha256_bulk_clocks_per_byte']:.3f} | "
             f"{f['ulx3s-twin']['sha256_bulk_clocks_per_byte']:.3f} |",
             f"| SHA-256, of the bare-metal DMA rate | **{f['sim']['sha256_bulk_vs_dma']:.1%}** | "
