@@ -29,6 +29,17 @@ one of them cost the engine ~19 clocks per CPU store (docs/hash-syscall.md, "Bul
 throughput", has the measurement; docs/bench.md's "The DMA against the CPU" the figures
 with the fence).
 
+Sharing with the CPU, on demand: LiteDRAM's crossbar hands a bank to another port only
+when the owner presents no command to it and the bank's queue is empty (its `lock`), so a
+stream that never stops would keep the CPU's L2 (refills, posted stores) out of that bank
+for a whole command. `cpu_waiting` (HashSoC wires it to the L2 port's `cmd.valid &
+~cmd.ready`) says the CPU has a command waiting: the port then issues nothing from the next
+clock until that command is taken, which the crossbar grants once our queue has drained.
+At most once per `share_words` words (64), counted in commands issued: a CPU that stores in
+a tight loop gets one turn per 64 words, the share the reader's unconditional pause gave it
+before (that pause, still used on a Wishbone bus, is off on this port: gateware/common/dma.py),
+and a stream with the CPU idle never stops (docs/bench.md has the figures).
+
 Clock budget: 1 clock per command accepted; answer latency +1 clock for the register
 on the read data (the path from the controller's read data into the engine's FIFO is
 register to register). Never answers with an error: the engine refuses ranges outside
@@ -38,6 +49,8 @@ main RAM before reading.
 from migen import Cat, If, Module, Signal
 from migen.genlib.fifo import SyncFIFO
 
+from .common.dma import BURST_WORDS
+
 
 def _log2(n):
     assert n > 0 and n & (n - 1) == 0, n
@@ -46,9 +59,10 @@ def _log2(n):
 
 class LiteDRAMDMAPort(Module):
     """`port`: LiteDRAM native port; `base_address`: bus byte address of its first byte;
-    `max_outstanding`: the engine's credit count (sizes the lane queue)."""
+    `max_outstanding`: the engine's credit count (sizes the lane queue); `share_words`: the
+    stream's words between two turns of the CPU at most."""
 
-    def __init__(self, port, base_address, max_outstanding=16):
+    def __init__(self, port, base_address, max_outstanding=16, share_words=BURST_WORDS):
         dw = port.data_width
         # Engine side (driven by / driving the engine instance).
         self.req_valid = Signal()
@@ -59,14 +73,27 @@ class LiteDRAMDMAPort(Module):
         self.resp_err = Signal()
         self.hold = Signal()        # a write the DMA must not overtake is on its way
         self.fence = Signal()       # pulse: a DMA command starts; wait for `hold` to drop
+        self.cpu_waiting = Signal() # the CPU's port (the L2) has a command LiteDRAM has not taken
 
         # `held`: no command on this clock. Armed by the fence, disarmed by the first clock
         # with no write pending (the L2 has one write on its way at a time, so every
         # write acknowledged before the fence has then gone).
         armed = Signal()
+        fenced = Signal()
+        self.comb += fenced.eq((armed | self.fence) & self.hold)
+        self.sync += armed.eq(fenced)
+        # Yield to the CPU (module docstring, "Sharing"). `cpu_waiting` is registered: the
+        # L2's `cmd.ready` comes from the crossbar's grant, which looks at our `cmd.valid`.
+        share = share_words * max(1, 32 // dw)      # in port commands
+        since = Signal(max=share + 1, reset=share)  # commands since the last yield
+        yielding = Signal()
+        self.sync += [
+            yielding.eq(self.cpu_waiting & (yielding | (since == share))),
+            If(yielding, since.eq(0)).Elif(port.cmd.valid & port.cmd.ready & (since != share),
+                since.eq(since + 1)),
+        ]
         held = Signal()
-        self.comb += held.eq((armed | self.fence) & self.hold)
-        self.sync += armed.eq(held)
+        self.comb += held.eq(fenced | yielding)
 
         word = Signal(30)       # word offset in the SDRAM
         self.comb += [

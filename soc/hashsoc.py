@@ -127,6 +127,9 @@ class HashSoC(SoCCore):
             if dram is not None:
                 # The L2's posted writes reach LiteDRAM before any DMA read (soc/l2wt.py).
                 self.comb += accel.dma_port.hold.eq(self.l2_cache.write_pending)
+                # The CPU's turn on the SDRAM, when it asks (gateware/litedram_dma.py, "Sharing").
+                l2 = self.l2_cache.port
+                self.comb += accel.dma_port.cpu_waiting.eq(l2.cmd.valid & ~l2.cmd.ready)
             region = SoCRegion(origin=ENGINE_WINDOWS[name], size=HashAccelerator.WINDOW_SIZE, cached=False)
             self.bus.add_slave(name=name, slave=accel.window, region=region)
             if dram is None:

@@ -82,3 +82,51 @@ def test_fence_waits_for_the_write_pending_at_the_start_only():
     assert set(range(0, 10)) <= set(issued)             # a store alone does not hold
     assert not set(range(10, 20)) & set(issued)         # fenced until the write landed
     assert set(range(21, 40)) <= set(issued)            # later stores do not hold
+
+
+
+
+def _stream(cpu_waiting, clocks, seed):
+    """A 16-bit port streaming with `cpu_waiting(clk, quiet)` driven on each clock (`quiet`:
+    clocks since the port last took a command); which clocks the port took one on."""
+    port = LiteDRAMNativePort("both", address_width=14, data_width=16)
+    dut = Module()
+    dut.submodules.a = a = LiteDRAMDMAPort(port, BASE)
+    model = PortModel(port, seed=seed, latency=8, jitter=0, p_ready=1.0)
+    took = []
+
+    def run():
+        yield a.req_valid.eq(1)
+        yield a.req_addr.eq(BASE >> 2)
+        quiet = 0
+        for clk in range(clocks):
+            yield a.cpu_waiting.eq(cpu_waiting(clk, quiet))
+            yield
+            t = bool((yield port.cmd.valid) and (yield port.cmd.ready))
+            took.append(t)
+            quiet = 0 if t else quiet + 1
+
+    run_simulation(dut, [run(), model.gen()])
+    return took
+
+
+def test_yields_to_a_waiting_cpu():
+    """`cpu_waiting` (the L2's command not yet taken) stops commands from the next clock
+    until a clock after it drops, so the crossbar can hand the bank to the CPU."""
+    took = _stream(lambda clk, quiet: 20 <= clk < 30, 60, seed=4)
+    issued = {clk for clk, t in enumerate(took) if t}
+    assert set(range(0, 20)) <= issued
+    assert not set(range(21, 31)) & issued
+    assert set(range(31, 60)) <= issued
+
+
+def test_a_cpu_always_waiting_gets_one_turn_per_64_words():
+    """A CPU that wants the memory again right after each turn (a store loop) stops the
+    stream once per 64 words (128 commands on a 16-bit port), not per store."""
+    # The CPU's command is taken once the stream has been quiet for two clocks; it wants
+    # the next one on the clock after.
+    took = _stream(lambda clk, quiet: quiet < 2, 1200, seed=5)
+    runs = [len(r) for r in "".join("x" if t else "." for t in took).split(".") if r]
+    assert len(runs) >= 8, runs
+    # 128 commands, and the one issued on the clock the registered `cpu_waiting` is taken in.
+    assert all(r == 129 for r in runs[1:-1]), runs

@@ -33,10 +33,10 @@ Clock budget (beats leave one per clock when the packer takes them):
 Sharing: after `pause_words` requests the reader stops asking until every answer is
 back, then waits one more clock. On a Wishbone bus (one read outstanding) that is one idle
 clock per 64 words, in which the interconnect's arbiter can hand the bus to the CPU, so
-the CPU waits at most ~130 clocks. On a LiteDRAM port the crossbar's per-bank arbiter
-only switches masters when the owner stops requesting *and* the bank's command queue is
-empty (its `lock`); a reader that never stops would keep the CPU's L2 refills (same
-bank) out for a whole DRAM row. Waiting for every answer guarantees the queue is empty.
+the CPU waits at most ~130 clocks. The bus cannot tell the reader whether anyone waits,
+so the pause is unconditional there. On a LiteDRAM port the adapter knows (the CPU's L2
+port has a command waiting) and yields itself, only then (gateware/litedram_dma.py), so
+the engine is built with `pause_words` 0 for that port (HashEngine's `dma_pause_words`).
 
 Errors: an answer with `resp_err` stops the transfer and pulses `bus_error`. `abort`
 stops it too. In both cases a request already presented is kept until taken (dropping a

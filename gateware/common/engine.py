@@ -117,7 +117,8 @@ class HashEngine(wiring.Component):
     `dma_bus`: "wishbone" (m_* ports: a classic Wishbone master, what the on-chip-RAM
     simulation uses) or "stream" (`dma_port`: the reader's pipelined port, for
     an adapter such as gateware/litedram_dma.py). `dma_depth` reads may be outstanding;
-    the reader pauses after `dma_pause_words` (see gateware/common/dma.py).
+    the reader pauses after `dma_pause_words` (see gateware/common/dma.py; by default 64 on
+    Wishbone and 0 on "stream", whose adapter shares the memory on demand).
     `dma_window`: (base, size) of the memory the DMA may read, e.g. main RAM. A command
     outside it is refused before any read: LiteX's interconnect answers an unmapped
     address with a timeout *ack* (not a bus error), so the bus alone cannot be trusted to
@@ -125,13 +126,15 @@ class HashEngine(wiring.Component):
     """
 
     def __init__(self, core, modes, xof_modes=(), dma_window=(0, 1 << 32), dma_bus="wishbone",
-                 dma_depth=FIFO_DEPTH, dma_pause_words=BURST_WORDS):
+                 dma_depth=FIFO_DEPTH, dma_pause_words=None):
         self.core = core
         self.dma_window = dma_window
         self.modes = tuple(modes)
         self.xof_modes = tuple(xof_modes)
         self.dma_bus = dma_bus
         self.dma_depth = dma_depth
+        if dma_pause_words is None:
+            dma_pause_words = BURST_WORDS if dma_bus == "wishbone" else 0
         self.dma_pause_words = dma_pause_words
         super().__init__({**_PORTS, **_DMA_PORTS[dma_bus]})
 
