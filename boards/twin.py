@@ -12,7 +12,7 @@ rate (UARTLine: the board's 1 Mbaud, receive side), and the SDRAM PHY
 by LiteDRAM's SDRAMPHYModel with the *board PHY's own settings* (GENSDRPHY on the ULX3S:
 cl=2, read latency 3, 16-bit, rate 1:1). Everything behind them is the board's: LiteDRAM's
 controller with the MT48LC16M16 timings at the board's sys_clk (60 MHz, which is also
-CONFIG_CLOCK_FREQUENCY), the 8 KiB L2, the CSR map and the engines.
+CONFIG_CLOCK_FREQUENCY), the 32 KiB write-through L2, the CSR map and the engines.
 
 Loading programs without rebuilding Verilator. The PHY model keeps one memory per SDRAM
 bank, read with $readmemh from `sim_mem*.init` at start-up (16-bit words, ROW_BANK_COL:

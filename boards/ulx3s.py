@@ -38,6 +38,11 @@ DEFAULT_SYS_CLK = 60e6
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
 DEFAULT_PNR_MARGIN = 1.0
+# The write-through L2 (soc/l2wt.py) in front of the SDRAM. 32 KiB (16 of the 85F's 208
+# block RAMs for data): with 8 KiB the kernel's misses during a DMA stream took the SDRAM
+# from the engine often enough to cost SHA3-256 in xv6 4% (docs/hash-syscall.md, "Bulk
+# throughput"). The docs quote it as "N KiB write-through L2"; tests/test_docs.py checks.
+L2_SIZE = 32 * 1024
 BUILD_DIR = os.path.join(TOP, "build", "ulx3s")
 BUILD_NAME = "radiona_ulx3s"
 
@@ -88,9 +93,10 @@ class ULX3SHashSoC(HashSoC):
         self.fixed_rom_size = twin
         self.uart_baudrate = kwargs["uart_baudrate"]
 
-        # SDR SDRAM as main RAM (32 MiB on the usual ULX3S). dma_native: behind our 8 KiB
-        # write-through L2, the engines reading on their own LiteDRAM ports (pipelined);
-        # else as litex_boards does it (LiteX's write-back L2, engines' DMA on the bus).
+        # SDR SDRAM as main RAM (32 MiB on the usual ULX3S). dma_native: behind our
+        # write-through L2 (L2_SIZE), the engines reading on their own LiteDRAM ports
+        # (pipelined); else as litex_boards does it (LiteX's 8 KiB write-back L2, the
+        # engines' DMA on the bus).
         phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
         module = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate)
         if twin:
@@ -103,7 +109,7 @@ class ULX3SHashSoC(HashSoC):
             self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
         sdram_args = dict(phy=self.sdrphy, module=module, size=0x40000000)
         if dma_native:
-            self.add_sdram_write_through("sdram", l2_size=8192, **sdram_args)
+            self.add_sdram_write_through("sdram", l2_size=L2_SIZE, **sdram_args)
         else:
             self.add_sdram("sdram", l2_cache_size=8192, **sdram_args)
         if with_led_chaser:

@@ -285,6 +285,7 @@ def main():
 
 def write_docs(data):
     """docs/bench.md and docs/bench.png from what docs/bench.json holds."""
+    from boards.ulx3s import L2_SIZE
     results, machine, wall = data["targets"], data["machine"], data["wall_seconds"]
     plot(results, os.path.join(DOCS, "bench.png"))
     sim, twin = results["sim"], results["ulx3s-twin"]
@@ -298,7 +299,7 @@ run side by side in one invocation:
 - **sim**: litex_sim with on-chip main RAM that answers every bus word in one clock
   (soc/sim.py). What the engines and the software can do when memory is free.
 - **ULX3S twin**: the ULX3S's own SoC with its memory path (LiteDRAM, MT48LC16M16 16-bit
-  SDR SDRAM at 60 MHz, 8 KiB write-through L2, the engines on their own LiteDRAM ports) in
+  SDR SDRAM at 60 MHz, {L2_SIZE // 1024} KiB write-through L2, the engines on their own LiteDRAM ports) in
   Verilator (boards/twin.py, docs/boards.md). **These are
   the figures that hold on the board.**
 

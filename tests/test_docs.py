@@ -446,3 +446,21 @@ def test_quoted_serial_boot_figures_match_the_twins_json():
     with open(path) as f:
         fail_if(check_quotes(serialboot_quotes(json.load(f))),
                 "serial boot figures in the docs that differ from build/ulx3s-twin/serialboot.json")
+
+
+def test_quoted_l2_size_is_the_boards():
+    """Every "N KiB write-through L2" (and the BIOS banner's "L2: N.0KiB") in the docs and
+    sources is the ULX3S's L2_SIZE: the Arty's L2 is LiteX's own, never called so."""
+    from boards.ulx3s import L2_SIZE
+    files = [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    for d in ("boards", "soc", "scripts", "gateware"):
+        files += sorted(glob.glob(os.path.join(ROOT, d, "*.py")))
+    bad, seen = [], 0
+    for path in files:
+        for n, line in enumerate(read(path).splitlines(), 1):
+            for m in re.finditer(r"(\d+) KiB write-through L2|L2:\s+(\d+)\.0KiB", line):
+                seen += 1
+                if int(m.group(1) or m.group(2)) * 1024 != L2_SIZE:
+                    bad.append(f"{os.path.relpath(path, ROOT)}:{n}: {m.group(0)}")
+    assert seen >= 5, seen
+    fail_if(bad, f"L2 sizes other than boards/ulx3s.py's L2_SIZE ({L2_SIZE // 1024} KiB)")

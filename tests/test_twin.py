@@ -59,7 +59,8 @@ def test_twin_description_is_the_boards(twin, board_out):
     c = twin_["constants"]
     from boards.ulx3s import DEFAULT_SYS_CLK
     assert c["config_clock_frequency"] == DEFAULT_SYS_CLK == 60_000_000
-    assert c["config_l2_size"] == 8192
+    from boards.ulx3s import L2_SIZE
+    assert c["config_l2_size"] == L2_SIZE
     assert twin_["memories"]["main_ram"]["size"] == 32 << 20
     # The PHY the LiteDRAM controller was generated for: GENSDRPHY's, cl=2, 16 bits, 1:1.
     phy = open(os.path.join(twin.generated_dir, "sdram_phy.h")).read()

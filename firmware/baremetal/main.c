@@ -612,7 +612,7 @@ static void bench_one(int alg, int p, size_t len)
 
 /*
  * Where a DMA's clocks go on a memory path with caches: the same 4 KiB hashed twice, the
- * second pass timed. Main RAM's L2 (8 KiB on the boards) then holds every line, so
+ * second pass timed. Main RAM's L2 (8 KiB or more on the boards) then holds every line, so
  * "dmahot" against "dma" of the same size separates the L2's hit path from its refills.
  */
 static void bench_hot(int alg)
