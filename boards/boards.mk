@@ -20,7 +20,7 @@ PY ?= $(VENV)/bin/python
 
 ULX3S_DEVICE   ?= LFE5U-85F
 ULX3S_SYS_CLK  ?=
-ULX3S_SEED     ?= 1
+ULX3S_SEED     ?=
 ARTY_VARIANT   ?= a7-35
 ARTY_SYS_CLK   ?= 100e6
 ARTY_PROG      ?= openfpgaloader
@@ -31,7 +31,7 @@ BSCAN_SPI      ?=
 DRY_RUN        ?=
 
 _FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
-_ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) --seed $(ULX3S_SEED) \
+_ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) $(if $(ULX3S_SEED),--seed $(ULX3S_SEED)) \
               --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
 _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
               --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
