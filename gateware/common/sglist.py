@@ -22,11 +22,10 @@ walker stays busy until its answers are back (the read port's rules, gateware/co
 Clock budget per descriptor, on top of its bytes: two reads (on-chip RAM: ~4 clocks;
 LiteDRAM: its latency, ~10-12), one clock of CHECK, and the reader's start and drain
 (~4): about 10-20 clocks per piece, under 0.5% of a 4 KiB page at ~1 byte/clock.
-In the SoC, with a core that outruns the memory (SHA3-256), the core waits longer at a
-piece boundary than this budget says, and more per 4 KiB piece than per 512-byte one
-(core busy of docs/bench.md's `sg4096`/`sg512` rows; docs/hash-syscall.md, "Bulk
-throughput"). Why it grows with the piece's size is not traced yet; the walk itself is
-what this budget covers.
+In the SoC, with a core that outruns the memory (SHA3-256), docs/bench.md's `sg4096` and
+`sg512` rows differ by ~20 clocks per piece on the twin (core busy), this budget plus a
+row change; their larger gap to the one-command row is the driver's, not the walker's
+(docs/hash-syscall.md, "Bulk throughput").
 """
 
 from amaranth import Module, Signal
