@@ -75,9 +75,10 @@ class LiteDRAMDMAPort(Module):
         self.fence = Signal()       # pulse: a DMA command starts; wait for `hold` to drop
         self.cpu_waiting = Signal() # the CPU's port (the L2) has a command LiteDRAM has not taken
 
-        # `held`: no command on this clock. Armed by the fence, disarmed by the first clock
-        # with no write pending (the L2 has one write on its way at a time, so every
-        # write acknowledged before the fence has then gone).
+        # `held`: no command on this clock, while `fenced` or `yielding`. `fenced`: armed by
+        # the fence, disarmed by the first clock with no write pending (the L2 has one
+        # write on its way at a time, so every write acknowledged before the fence has
+        # then gone).
         armed = Signal()
         fenced = Signal()
         self.comb += fenced.eq((armed | self.fence) & self.hold)
