@@ -9,7 +9,8 @@ gateware/litedram_dma.py), around this cache, and would otherwise miss dirty lin
     engines' DMA ───────────────────────────────────────────────► native ports ─┴► crossbar
 
 Organisation: direct-mapped, `size` bytes (boards/ulx3s.py's L2_SIZE on the ULX3S),
-16-byte (128-bit) lines, like the LiteX L2 it replaces. No dirty bits, no flush: a line is only ever a copy of the SDRAM.
+16-byte (128-bit) lines, like the LiteX L2 it replaces. No dirty bits, no flush: a line
+is only ever a copy of the SDRAM.
 - read hit: the word from the line;
 - read miss: the line is refilled from the port (one command per port word, all issued
   back to back), then looked up again;

@@ -455,15 +455,15 @@ def test_quoted_l2_size_is_the_boards():
     """Every "N KiB write-through L2" (and the BIOS banner's "L2: N.0KiB") in the docs and
     sources is the ULX3S's L2_SIZE: the Arty's L2 is LiteX's own, never called so."""
     from boards.ulx3s import L2_SIZE
-    files = [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    files = list(DOCS)
     for d in ("boards", "soc", "scripts", "gateware"):
-        files += sorted(glob.glob(os.path.join(ROOT, d, "*.py")))
+        files += sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, d, "*.py")))
     bad, seen = [], 0
     for path in files:
         for n, line in enumerate(read(path).splitlines(), 1):
             for m in re.finditer(r"(\d+) KiB write-through L2|L2:\s+(\d+)\.0KiB", line):
                 seen += 1
                 if int(m.group(1) or m.group(2)) * 1024 != L2_SIZE:
-                    bad.append(f"{os.path.relpath(path, ROOT)}:{n}: {m.group(0)}")
+                    bad.append(f"{path}:{n}: {m.group(0)}")
     assert seen >= 5, seen
     fail_if(bad, f"L2 sizes other than boards/ulx3s.py's L2_SIZE ({L2_SIZE // 1024} KiB)")

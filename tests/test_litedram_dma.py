@@ -84,8 +84,6 @@ def test_fence_waits_for_the_write_pending_at_the_start_only():
     assert set(range(21, 40)) <= set(issued)            # later stores do not hold
 
 
-
-
 def _stream(cpu_waiting, clocks, seed):
     """A 16-bit port streaming with `cpu_waiting(clk, quiet)` driven on each clock (`quiet`:
     clocks since the port last took a command); which clocks the port took one on."""
