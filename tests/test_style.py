@@ -26,6 +26,16 @@ def test_c_sources_follow_clang_format():
     assert r.returncode == 0, "run `make format`:\n" + r.stderr[-3000:]
 
 
+def test_c_sources_have_no_tabs():
+    """.clang-format says UseTab: Never, but clang-format leaves the text of a comment
+    alone, so a tab-indented comment line passes it and shows at another width in
+    every editor."""
+    files = tracked("*.c", "*.h", "*.S")
+    bad = [f"{p}:{n}" for p in files
+           for n, line in enumerate(open(os.path.join(ROOT, p), errors="replace"), 1) if "\t" in line]
+    assert not bad, "tabs (indent with spaces, as .clang-format says):\n" + "\n".join(bad[:20])
+
+
 def test_python_passes_ruff():
     r = subprocess.run([os.path.join(BIN, "ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:]

@@ -330,7 +330,7 @@ static void error_paths(void)
   if (!have_engine(HASH_SHA256))
     return;
   /* DMA from outside main RAM (here: the CSR bank): the engine refuses the command
-	 * with bad_range, the driver reports HASH_ERR_HW and the engine stays usable. */
+   * with bad_range, the driver reports HASH_ERR_HW and the engine stays usable. */
   hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
   check("dma_outside_ram", hash_update(&c, (const void *)CSR_BASE, 64), HASH_ERR_HW);
   check("dma_outside_ram_errors", (int)c.hw_errors, 1 << CSR_SHA256_ERRORS_BAD_RANGE_OFFSET);

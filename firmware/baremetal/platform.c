@@ -48,7 +48,7 @@ void platform_irq_init(void)
 #endif
   irq_setmask(mask);
   /* LiteX's irq_setie() sets only mstatus.MIE; the linux variant of VexRiscv also
-	 * gates its external interrupt with the standard mie.MEIE bit. */
+   * gates its external interrupt with the standard mie.MEIE bit. */
   asm volatile("csrs mie, %0" ::"r"(1u << 11));
   irq_setie(1);
 }

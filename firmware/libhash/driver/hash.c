@@ -182,9 +182,9 @@ static int wait_status(struct engine_state *e, struct hash_ctx *c, uint32_t mask
 {
   if (e->irq_events) {
     /* Adaptive: most waits (a block, a page of DMA) end sooner than an interrupt
-		 * round trip through the OS. Poll up to the platform's bound with the interrupt
-		 * off; only then enable it, look once more (so a completion between the last
-		 * poll and the enable is not missed: status is a level), and sleep. */
+     * round trip through the OS. Poll up to the platform's bound with the interrupt
+     * off; only then enable it, look once more (so a completion between the last
+     * poll and the enable is not missed: status is a level), and sleep. */
     uint32_t st = rd(e, HREG(STATUS));
     for (uint32_t n = 0;
          n < HASH_PLAT_POLLS_BEFORE_SLEEP && (st & mask) != want && !(st & HBIT(STATUS, ERROR)); n++)
@@ -513,7 +513,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   if (flags & ~(HASH_F_PIO | HASH_F_IRQ | HASH_F_DMA) || (flags & HASH_F_PIO && flags & HASH_F_DMA))
     return HASH_ERR_ARG;
   /* A context begun again must not continue an old message an engine still holds for
-	 * it. (Its fields may be uninitialised: only compare the pointer.) */
+   * it. (Its fields may be uninitialised: only compare the pointer.) */
   for (int i = 0; i < HASH_ENGINE_COUNT; i++) {
     struct engine_state *e = &engines[i];
     if (e->owner == c) {
