@@ -361,7 +361,8 @@ def twin_quotes():
     c = {(r["alg"], bench.contention_key(r)): r["clocks"] for r in targets["ulx3s-twin"]["contention"]}
     t = [busy("ulx3s-twin", p) for p in ("dma", "sg4096", "sg512")]
     s = [busy("sim", p) for p in ("dma", "sg4096")]
-    dma = bench_rows("ulx3s-twin")[("SHA3-256", "dma", big)]
+    tr = bench_rows("ulx3s-twin")
+    dma = tr[("SHA3-256", "dma", big)]
     f = {target: targets[target]["figures"] for target in targets}
     bulk = [f"| SHA-256, clocks/byte | {f['sim']['sha256_bulk_clocks_per_byte']:.3f} | "
             f"{f['ulx3s-twin']['sha256_bulk_clocks_per_byte']:.3f} |",
@@ -379,6 +380,11 @@ def twin_quotes():
                                  f"{c[('SHA3-256', 'sg4096 reverse')]:,} without them, SHA-256 "
                                  f"{c[('SHA-256', 'sg4096 reverse, CPU stores')]:,} against {c[('SHA-256', 'sg4096 reverse')]:,}."),
         ("docs/hash-syscall.md", f"(`dma` row {dma:,})"),
+        ("docs/driver-api.md", f"bytes: {f['sim']['sha3_256_short_55']:,} clocks (SHA3-256) and "
+                               f"{f['sim']['sha256_short_55']:,} (SHA-256) on litex_sim, "
+                               f"{f['ulx3s-twin']['sha3_256_short_55']:,} and {f['ulx3s-twin']['sha256_short_55']:,} on the twin,"),
+        ("docs/integrity.md", f"ULX3S twin {tr[('HMAC-SHA-256', 'dma', 64)]:,} / {tr[('HMAC-SHA-256', 'sw', 64)]:,})"),
+        ("docs/integrity.md", f"twin {tr[('HMAC-SHA-256', 'dma', big)]:,} / {tr[('HMAC-SHA-256', 'sw', big)]:,})"),
         ("docs/hash-syscall.md", f"twin's to {big / dma:.3f}: xv6 went 0.682 -> "
                                  f"{f['ulx3s-twin']['sha3_256_bulk_clocks_per_byte']:.3f} clocks/byte, 85.0% -> "
                                  f"{f['ulx3s-twin']['sha3_256_bulk_vs_dma']:.1%} of it."),
