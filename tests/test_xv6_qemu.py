@@ -267,6 +267,32 @@ def test_litex_build_needs_the_socs_headers(tmp_path):
 
 
 @pytest.mark.simbuild
+def test_hashs_per_chunk_code_is_one_block():
+    """kernel.ld places the functions a long hash() runs per chunk side by side, by their
+    section names (-ffunction-sections). A name there that is no longer a function of its
+    own (renamed, or inlined into its caller) matches nothing and links silently: in the
+    LiteX kernel (QEMU's has no engine, and its compiler inlines differently) each must
+    be a function symbol between _hot_start and _hot_end."""
+    from soc import sim
+    sim.build()
+    make("PLATFORM=litex")
+    ld = open(os.path.join(OSPORT, "kernel", "kernel.ld")).read()
+    block = ld[ld.index("_hot_start = .;"):ld.index("_hot_end = .;")]
+    names = re.findall(r"\*\(\.text\.(\w+)\)", block)
+    assert "khash_update_user" in names and "update_segs" in names, names
+    out = subprocess.run(["riscv64-unknown-elf-nm", os.path.join(OSPORT, "build", "litex", "kernel.elf")],
+                         capture_output=True, text=True, check=True).stdout
+    addr = {}
+    for line in out.splitlines():
+        a, kind, name = line.split()
+        if kind in "Tt":
+            addr.setdefault(name, []).append(int(a, 16))
+    lo, hi = addr["_hot_start"][0], addr["_hot_end"][0]
+    outside = [n for n in names if not any(lo <= a < hi for a in addr.get(n, []))]
+    assert not outside, f"kernel.ld names these, but they are not functions in [_hot_start, _hot_end): {outside}"
+
+
+@pytest.mark.simbuild
 def test_litex_platform_builds():
     from soc import sim
     sim.build()
