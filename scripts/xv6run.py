@@ -165,7 +165,7 @@ def emulator_argv(args):
         return [args.qemu, "-machine", "virt", "-bios", "none", "-m", f"{qemu_ram_mb()}M", "-smp", "1",
                 "-display", "none", "-monitor", "none", "-serial", "stdio",
                 "-kernel", kernel,
-                "-device", f"loader,file={fsimg},addr=0x80200000"], REPO
+                "-device", f"loader,file={fsimg},addr=0x80200000", *args.qemu_arg], REPO
     if args.sim_cmd:
         # a simulator prepared by other means (its RAM image already in place)
         return shlex.split(args.sim_cmd), os.path.abspath(args.sim_cwd or REPO)
@@ -196,6 +196,8 @@ def main():
     ap.add_argument("--target", default="sim", choices=["sim", "ulx3s-twin"],
                     help="litex: the on-chip-RAM simulator (sim) or a board twin")
     ap.add_argument("--qemu", default="qemu-system-riscv32")
+    ap.add_argument("--qemu-arg", action="append", default=[],
+                    help="qemu: one more argument for QEMU (repeat for more), e.g. -icount")
     ap.add_argument("--sim-arg", action="append", default=[],
                     help="extra argument for soc.sim (litex)")
     ap.add_argument("--sim-cmd", default=None,

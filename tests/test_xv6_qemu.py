@@ -213,8 +213,13 @@ def test_timetest(qemu_build):
 SYSBENCH = re.compile(r"sysbench: (.+?): (\d+)\.(\d+) clocks \((\d+) ns\) per op")
 
 
+# QEMU's clock at 1 ns per instruction: sysbench's figures then count instructions, the
+# same on every run and under any host load (by wall time they follow the host).
+ICOUNT = ("--qemu-arg=-icount", "--qemu-arg=shift=0")
+
+
 def run_sysbench(build_dir=None, n=20000):
-    rc, t = xv6([f"sysbench {n}"], build_dir=build_dir, timeout=120)
+    rc, t = xv6([f"sysbench {n}"], build_dir=build_dir, timeout=120, extra=ICOUNT)
     assert rc == 0, t
     res = {name: int(a) + int(b) / 100 for name, a, b, _ in SYSBENCH.findall(t)}
     assert set(res) >= {"empty loop", "time read (csrr time)", "null syscall (getpid)",
@@ -235,15 +240,19 @@ def test_sysbench(qemu_build):
 def test_time_emulation_is_the_path_taken(qemu_build):
     """The default build traps `csrr time` into machine mode; NATIVE_TIME=1
     lets QEMU read it directly.  The emulated read must be clearly slower,
-    and both must agree on the rate (timetest)."""
+    and both must agree on the rate (timetest).
+
+    Measured with `-icount shift=0` (ICOUNT): by wall time, a loaded CI machine
+    once gave 3.6 against 6.3 clocks. A native read is one instruction of the loop; an emulated one is the trap,
+    the machine-mode handler and mret, ~140 instructions (1.41 clocks of the
+    10 MHz timebase, against 0.07)."""
     make("PLATFORM=qemu", "NATIVE_TIME=1")
     native_dir = os.path.join(OSPORT, "build", "qemu-native")
     key = "time read (csrr time)"
-    # QEMU's figures follow host load: take the best of two runs of each
-    native = min(run_sysbench(native_dir)[0][key] for _ in range(2))
-    emulated = min(run_sysbench()[0][key] for _ in range(2))
+    native = run_sysbench(native_dir)[0][key]
+    emulated = run_sysbench()[0][key]
     print("native", native, "emulated", emulated)
-    assert emulated > 2 * native, (native, emulated)
+    assert emulated > 10 * native, (native, emulated)
     rc, t = xv6(["timetest 20"], build_dir=native_dir)
     assert rc == 0 and "timetest: OK" in t, t
 
