@@ -243,9 +243,9 @@ def test_time_emulation_is_the_path_taken(qemu_build):
     and both must agree on the rate (timetest).
 
     Measured with `-icount shift=0` (ICOUNT): by wall time, a loaded CI machine
-    once gave 3.6 against 6.3 clocks. A native read is one instruction of the loop; an emulated one is the trap,
-    the machine-mode handler and mret, ~140 instructions (1.41 clocks of the
-    10 MHz timebase, against 0.07)."""
+    once gave 3.6 against 6.3 clocks. A native read is one instruction of the
+    loop; an emulated one is the trap, the machine-mode handler and mret, ~140
+    instructions (1.41 clocks of the 10 MHz timebase, against 0.07)."""
     make("PLATFORM=qemu", "NATIVE_TIME=1")
     native_dir = os.path.join(OSPORT, "build", "qemu-native")
     key = "time read (csrr time)"

@@ -270,9 +270,9 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
 {
   /* The owner goes on: only its DMA must have ended. The engine takes a command or PIO
    * words while the core still hashes the last block (the frontend holds them until the
-   * core is ready), so that tail overlaps setting up what comes next: ~300 clocks per
-   * 64 KiB chunk of a long hash() on litex_sim. `running` stays set, so whatever needs
-   * the engine idle (save, a waiting call's end) still settles it. */
+   * core is ready), so that tail overlaps setting up what comes next (a long hash()'s
+   * chunks: docs/hash-syscall.md, "Bulk throughput"). `running` stays set, so whatever
+   * needs the engine idle (save, a waiting call's end) still settles it. */
   if (e->owner == c)
     return e->running ? wait_dma(e, c) : HASH_OK;
   if (e->owner)
