@@ -423,19 +423,28 @@ HOT size_t seg_next(struct seg_cursor *k, size_t max, const uint8_t **p)
 }
 
 /* Write the next pieces at the cursor, at most *n bytes and HASH_PLAT_SG_MAX pieces,
- * into the list the engine is not reading; return how many, *n less their bytes. */
+ * into the list the engine is not reading; return how many, *n less their bytes.
+ * The cursor and the count are copied into locals and written back once: the loop then
+ * stores only the list itself. This runs while the engine may still stream the last
+ * list, and on a board every store waits for the engine's port to yield the SDRAM; kept
+ * in memory, the cursor cost ~4 more stores per piece (docs/hash-syscall.md, "Bulk
+ * throughput"). */
 static int build_list(struct engine_state *e, struct seg_cursor *k, size_t *n)
 {
   uint32_t *list = sg_lists[e - engines][!e->list];
+  struct seg_cursor at = *k;
+  size_t left = *n;
   int d = 0;
   const uint8_t *p;
   size_t run;
-  while (d < HASH_PLAT_SG_MAX && (run = seg_next(k, *n, &p)) != 0) {
+  while (d < HASH_PLAT_SG_MAX && (run = seg_next(&at, left, &p)) != 0) {
     list[HASH_SG_DESC_WORDS * d + HASH_SG_ADDR] = hash_plat_bus_addr(p);
     list[HASH_SG_DESC_WORDS * d + HASH_SG_LEN] = (uint32_t)run;
     d++;
-    *n -= run;
+    left -= run;
   }
+  *k = at;
+  *n = left;
   return d;
 }
 
