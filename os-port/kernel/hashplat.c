@@ -53,27 +53,39 @@ struct englock {
 };
 static struct englock englock[HASH_ENGINE_COUNT];
 
-void hash_plat_lock(int engine)
+/* The slow paths are separate functions, so that the fast ones need no stack
+ * frame: on a board each store of a frame waits for the engine's DMA to yield
+ * the SDRAM (a long hash() takes and releases the lock once per chunk while
+ * the engine streams the last one). */
+static __attribute__((noinline)) void englock_wait(struct englock *l, uint me)
 {
-  struct englock *l = &englock[engine];
-  uint me = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
-  if (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) == me)
-    return;
   acquire(&l->lk);
   while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
     sleep(l, &l->lk);
   release(&l->lk);
 }
 
+static __attribute__((noinline)) void englock_wake(struct englock *l)
+{
+  acquire(&l->lk);
+  wakeup(l);
+  release(&l->lk);
+}
+
+void hash_plat_lock(int engine)
+{
+  struct englock *l = &englock[engine];
+  uint me = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
+    englock_wait(l, me);
+}
+
 void hash_plat_unlock(int engine)
 {
   struct englock *l = &englock[engine];
   uint now = __atomic_add_fetch(&l->serving, 1, __ATOMIC_RELEASE);
-  if (__atomic_load_n(&l->next, __ATOMIC_ACQUIRE) != now) {
-    acquire(&l->lk);
-    wakeup(l);
-    release(&l->lk);
-  }
+  if (__atomic_load_n(&l->next, __ATOMIC_ACQUIRE) != now)
+    englock_wake(l);
 }
 
 static struct spinlock hirqlock; /* flag test + sleep vs. hash_isr + wakeup */
