@@ -31,13 +31,15 @@ from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, 
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
 # 60 MHz (litex_boards' own ULX3S default is 50). With both engines the SoC routes at
-# 63.56 MHz on the 85F (DEFAULT_SEED, what CI builds) since the DMA's on-demand yield and
-# the 32 KiB L2; 57.4-64.0 over seeds since the engines register their window's bus
-# requests (gateware/common/engine.py); before, 54.9 MHz (docs/boards.md, "Timing status").
+# 61.80 MHz on the 85F (DEFAULT_SEED, what CI builds, whatever the device key) since the
+# key became LUT RAM contents; 57.4-64.0 over seeds since the engines register their
+# window's bus requests (gateware/common/engine.py); before, 54.9 MHz (docs/boards.md,
+# "Timing status").
 DEFAULT_SYS_CLK = 60e6
 # nextpnr's placement seed for `make ulx3s`/`ulx3s-ci` (ULX3S_SEED= overrides). 2 since
 # 2026-11-26: with the 32 KiB L2, seed 1 routed at 57.50 MHz (a path inside VexRiscv,
 # three quarters routing) and seed 2 at 63.56; the margin is a matter of placement.
+# The result is the same in every build tree: the device key is data, not logic.
 DEFAULT_SEED = 2
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.

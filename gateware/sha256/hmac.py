@@ -24,9 +24,10 @@ sequences its inputs::
 
 The keys: K0 is either the 16 key words software wrote (``key_we``: the window's key
 region, write-only) or the device key, a constant of this gateware (build/device_key,
-gateware/devicekey.py). Neither can be read: the context port returns the core's words
-(H, the byte count) and 0 for every other address, and the key only ever enters the core
-as message beats, which no port returns. What can be exported is the inner hash's state
+gateware/devicekey.py) held as the initial contents of the key memory's other half, so
+that the netlist's structure does not depend on it. Neither can be read: the context port
+returns the core's words (H, the byte count) and 0 for every other address, and the key
+only ever enters the core as message beats, which no port returns. What can be exported is the inner hash's state
 after K0 ^ ipad and message blocks (it is key-equivalent for that message's inner hash,
 so an OS keeps exported HMAC contexts where software cannot read them; docs/integrity.md).
 An abort leaves the key words as they are (a memory, not flip-flops): software writes
@@ -81,23 +82,30 @@ class HmacCore(wiring.Component):
         m = Module()
         m.submodules.sha = core = self.core
 
-        # The key words: a 16 x 32 memory with an asynchronous read (LUT RAM on ECP5, not
-        # 512 flip-flops and a 16:1 multiplexer: the ULX3S SoC's timing margin is thin).
-        # Not cleared by abort (the frontend's reset does not reach memories); the driver
-        # writes K0 before every init in a key-words mode.
-        m.submodules.key = key = Memory(shape=32, depth=KEY_WORDS, init=[])
+        # The key words and the device key: one 32 x 32 memory with an asynchronous read (LUT
+        # RAM on ECP5, not 512 flip-flops and a 16:1 multiplexer: the ULX3S SoC's timing
+        # margin is thin). Words 0-15 are software's key (written through the window's key
+        # region), 16-31 the device key, in the memory's initial contents and never written.
+        # The device key is random per build tree (gateware/devicekey.py): as constants in
+        # logic, its bits shaped the netlist (yosys folds a constant multiplexer into LUTs
+        # whose inputs depend on the key), so each key placed and routed differently and the
+        # same sources met 60 MHz on one build tree and not on another. As a memory's
+        # contents it only sets the LUT RAM's initial values. Not cleared by abort (the
+        # frontend's reset does not reach memories); the driver writes K0 before every
+        # init in a key-words mode.
+        m.submodules.key = key = Memory(shape=32, depth=2 * KEY_WORDS,
+                                        init=[0] * KEY_WORDS + self.device_words)
         key_w = key.write_port()
         key_r = key.read_port(domain="comb")
-        device = Array(Const(w, 32) for w in self.device_words)
         use_device = Signal()       # this message's K0 is the device key
         is224 = Signal()
         idx = Signal(5)             # beat or capture counter of the current phase
         inner = Array(Signal(32, name=f"inner{i}") for i in range(8))   # the inner digest
         k0 = Signal(32)
         m.d.comb += [
-            key_r.addr.eq(idx[:4]),
-            k0.eq(Mux(use_device, device[idx[:4]], key_r.data)),
-            key_w.addr.eq(self.ctx_addr[:4]),
+            key_r.addr.eq(Cat(idx[:4], use_device)),
+            k0.eq(key_r.data),
+            key_w.addr.eq(self.ctx_addr[:4]),       # software's half only
             key_w.data.eq(self.ctx_wdata),
             key_w.en.eq(self.key_we),
         ]
