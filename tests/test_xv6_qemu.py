@@ -277,8 +277,9 @@ def test_litex_build_needs_the_socs_headers(tmp_path):
 
 @pytest.mark.simbuild
 def test_hashs_per_chunk_code_is_one_block():
-    """kernel.ld places the functions a long hash() runs per chunk side by side, by their
-    section names (-ffunction-sections). A name there that is no longer a function of its
+    """kernel.ld places the functions a long hash() runs per chunk side by side, and the
+    short path's hash_digest after them, by their section names (-ffunction-sections;
+    GCC puts a `hot` function in .text.hot.NAME). A name there that is no longer a function of its
     own (renamed, or inlined into its caller) matches nothing and links silently: in the
     LiteX kernel (QEMU's has no engine, and its compiler inlines differently) each must
     be a function symbol between _hot_start and _hot_end."""
@@ -287,8 +288,8 @@ def test_hashs_per_chunk_code_is_one_block():
     make("PLATFORM=litex")
     ld = open(os.path.join(OSPORT, "kernel", "kernel.ld")).read()
     block = ld[ld.index("_hot_start = .;"):ld.index("_hot_end = .;")]
-    names = re.findall(r"\*\(\.text\.(\w+)\)", block)
-    assert "khash_update_user" in names and "update_segs" in names, names
+    names = re.findall(r"\*\(\.text\.(?:hot\.)?(\w+)\)", block)  # .text.hot.*: GCC's `hot`
+    assert "khash_update_user" in names and "update_segs" in names and "hash_digest" in names, names
     out = subprocess.run(["riscv64-unknown-elf-nm", os.path.join(OSPORT, "build", "litex", "kernel.elf")],
                          capture_output=True, text=True, check=True).stdout
     addr = {}
