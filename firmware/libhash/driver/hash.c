@@ -897,14 +897,15 @@ HOT int short_run(struct engine_state *e, uint8_t mode, const uint8_t *p, size_t
 }
 
 /* digest_short when the engine is not free: save the other context's message or let an
- * aborted DMA end, then run. Out of line, so that the common path calls nothing. */
+ * aborted DMA end, then run. Out of line, so that the common path calls nothing. Called
+ * with the engine's lock held, which it releases, so digest_short reaches it by a tail
+ * call and the engine's state it looked at cannot change in between. */
 static __attribute__((noinline)) int digest_short_settle(
     int id, uint8_t mode, const uint8_t *p, size_t n, uint8_t *out, size_t want)
 {
   struct engine_state *e = &engines[id];
   int r;
 
-  hash_plat_lock(id);
   /* Another context's open message is saved lazily, as acquire() does; after an abort,
    * the stopped DMA may still be ending its last read. */
   if (e->owner != 0)
@@ -923,12 +924,8 @@ HOT int digest_short(int id, uint8_t mode, const uint8_t *p, size_t n, uint8_t *
   int r;
 
   hash_plat_lock(id);
-  if (unlikely(e->owner != 0 || e->draining)) {
-    /* Another thread may take the engine between this unlock and the settle's lock;
-     * digest_short_settle looks again under its own lock, so that is harmless. */
-    hash_plat_unlock(id);
-    return digest_short_settle(id, mode, p, n, out, want);
-  }
+  if (unlikely(e->owner != 0 || e->draining))
+    return digest_short_settle(id, mode, p, n, out, want); /* it releases the lock */
   r = short_run(e, mode, p, n, out, want);
   hash_plat_unlock(id);
   return r;
