@@ -46,7 +46,7 @@ register to register). Never answers with an error: the engine refuses ranges ou
 main RAM before reading.
 """
 
-from migen import Cat, If, Module, Signal
+from migen import Array, Cat, If, Module, Signal
 from migen.genlib.fifo import SyncFIFO
 
 from .common.dma import BURST_WORDS
@@ -150,9 +150,13 @@ class LiteDRAMDMAPort(Module):
                     fifo.we.eq(port.cmd.valid & port.cmd.ready),
                     fifo.re.eq(rvalid),
                 ]
+                # The lane by a multiplexer, not as rdata >> (dout * 32): Verilog sizes that
+                # product to its operands' width, 6 bits, and lane 3 of a 128-bit port
+                # (96) read lane 1 (Migen's own simulator keeps every bit).
+                lane_words = Array(rdata[32 * i:32 * (i + 1)] for i in range(lanes))
                 self.sync += [
                     self.resp_valid.eq(rvalid),
-                    self.resp_data.eq(rdata >> (fifo.dout * 32)),
+                    self.resp_data.eq(lane_words[fifo.dout]),
                 ]
             else:
                 self.sync += [self.resp_valid.eq(rvalid), self.resp_data.eq(rdata)]

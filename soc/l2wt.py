@@ -60,6 +60,23 @@ def _log2(n):
     return n.bit_length() - 1
 
 
+# No products here: Verilog sizes `a * b` to its context (an assignment's width, or its
+# own operands' inside a shift amount), where Migen's simulator, which tests/test_l2wt.py
+# runs, keeps every bit. (word * 4) >> log2(dw / 8) as the port address was one bit short
+# on the ULX3S (16-bit SDRAM): the CPU's upper 16 MiB of SDRAM landed on the lower, which
+# only the Verilog showed (the firmware's self-test, `ram_every_mib_*`, on the twin); and
+# a store's byte enables `sel << (lane * 4)`, sized to 3 bits, put lane 3 of a 128-bit
+# port (the Arty's DDR3) on lane 1. These two build such values by wiring.
+def _scaled(index, n):
+    """index * n, for n a power of two."""
+    return Cat(Replicate(0, _log2(n)), index) if n > 1 else index
+
+
+def _port_word(word, dw):
+    """The address of the port word (dw bits) that holds 32-bit word `word`."""
+    return _scaled(word, 32 // dw) if dw < 32 else word[_log2(dw // 32):]
+
+
 class WriteThroughL2(LiteXModule):
     """`bus`: 32-bit word-addressed Wishbone slave (full bus address); `port`: LiteDRAM
     native port ("both"), 8 to 128 bits; `base_address`: byte address of the SDRAM's
@@ -135,9 +152,8 @@ class WriteThroughL2(LiteXModule):
         line_port_addr = Signal(len(port.cmd.addr))     # first port word of the line
         word_port_addr = Signal(len(port.cmd.addr))     # port word holding the bus word
         self.comb += [
-            line_port_addr.eq((Cat(Replicate(0, offset_bits), w_index, w_tag) * 4) >> _log2(dw // 8)
-                              if dw >= 8 else 0),
-            word_port_addr.eq((wr_word * 4) >> _log2(dw // 8)),
+            line_port_addr.eq(_port_word(Cat(Replicate(0, offset_bits), w_index, w_tag), dw)),
+            word_port_addr.eq(_port_word(wr_word, dw)),
             port.rdata.ready.eq(1),
             port.flush.eq(0),
         ]
@@ -146,14 +162,14 @@ class WriteThroughL2(LiteXModule):
             wlane = wr_word[:_log2(dw // 32)] if dw > 32 else 0
             self.comb += [
                 port.wdata.data.eq(Replicate(wr_dat, dw // 32)),
-                port.wdata.we.eq(wr_sel << (wlane * 4) if dw > 32 else wr_sel),
+                port.wdata.we.eq(wr_sel << _scaled(wlane, 4) if dw > 32 else wr_sel),
             ]
             write_cmds = 1
         else:
             chunk = Signal(max=ratio)       # which dw-wide piece of the word this command is
             self.comb += [
-                port.wdata.data.eq(wr_dat >> (chunk * dw)),
-                port.wdata.we.eq(wr_sel >> (chunk * (dw // 8))),
+                port.wdata.data.eq(wr_dat >> _scaled(chunk, dw)),
+                port.wdata.we.eq(wr_sel >> _scaled(chunk, dw // 8)),
             ]
             write_cmds = ratio
 
@@ -210,7 +226,7 @@ class WriteThroughL2(LiteXModule):
         refill_we = Signal(mem_width // 8)
         if with_lane:
             self.comb += refill_we.eq(Replicate(1, bytes_per_beat) <<
-                                      (beat_count[:_log2(beats_per_entry)] * bytes_per_beat))
+                                      _scaled(beat_count[:_log2(beats_per_entry)], bytes_per_beat))
         else:
             self.comb += refill_we.eq(Replicate(1, mem_width // 8))
         self.sync += If(fsm.ongoing("REFILL") & port.rdata.valid, beat_count.eq(beat_count + 1))
@@ -244,7 +260,7 @@ class WriteThroughL2(LiteXModule):
         # The line update: on a hit, the bus word with its byte selects, written while the
         # first command is presented (the data memory is not read in that clock).
         cpu_we = Signal(mem_width // 8)
-        self.comb += cpu_we.eq(wr_sel << (wr_lane * 4) if words_per_entry > 1 else wr_sel)
+        self.comb += cpu_we.eq(wr_sel << _scaled(wr_lane, 4) if words_per_entry > 1 else wr_sel)
         first_write = Signal()
         self.comb += first_write.eq(fsm.ongoing("WRITE_CMD") & (cmd_count == 0) & hit)
         self.comb += self.write_pending.eq(fsm.ongoing("WRITE_CMD") | fsm.ongoing("WRITE_DATA"))

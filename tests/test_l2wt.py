@@ -8,6 +8,7 @@ memory already holds it, which is what makes DMA on other ports coherent.
 """
 
 import random
+import re
 
 import pytest
 from migen import Module, passive, run_simulation
@@ -186,3 +187,30 @@ def test_read_hit_takes_three_clocks():
     run_simulation(dut, [master(), model.gen()])
     assert waits[0] > 10            # the miss: a refill of 8 16-bit words
     assert waits[1:] == [3] * 5, waits
+
+
+def verilog_products(module, ios):
+    """The lines of `module`'s Verilog that multiply. Verilog sizes a product to its
+    context (an assignment's width; its own operands' in a shift amount) where Migen's
+    simulator, which the tests here run, keeps every bit, so a product that needs more
+    bits than that passes here and is wrong on the board."""
+    from migen.fhdl.verilog import convert
+    # Migen writes a memory's byte enables as a loop over an integer, we_index * 8: exact.
+    return [line.strip() for line in str(convert(module, ios=ios)).splitlines()
+            if re.search(r"[\w\])}]\s*\*\s*[\w({]", line.replace("we_index * 8", ""))]
+
+
+@pytest.mark.parametrize("dw,aw", [(16, 24), (32, 23), (128, 24)])
+def test_port_addresses_need_no_product(dw, aw):
+    """The L2 once computed its port addresses as (word * 4) >> log2(dw / 8). Verilog sized
+    the product to the 24-bit port address: on the ULX3S (16-bit SDRAM, 32 MiB) the CPU's
+    upper 16 MiB landed on the lower; Migen's simulator saw nothing (the firmware's
+    self-test, `ram_every_mib_*`, did, on the twin). At real widths, no product is left."""
+    port = LiteDRAMNativePort("both", address_width=aw, data_width=dw)
+    bus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+    l2 = WriteThroughL2(bus, port, BASE, size=32768)
+    ios = {bus.adr, bus.dat_w, bus.dat_r, bus.sel, bus.cyc, bus.stb, bus.we, bus.ack,
+           port.cmd.valid, port.cmd.ready, port.cmd.we, port.cmd.addr,
+           port.wdata.valid, port.wdata.ready, port.wdata.data, port.wdata.we,
+           port.rdata.valid, port.rdata.data}
+    assert verilog_products(l2, ios) == []

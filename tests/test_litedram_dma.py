@@ -10,7 +10,7 @@ from migen import Module, run_simulation
 from litedram.common import LiteDRAMNativePort
 
 from gateware.litedram_dma import LiteDRAMDMAPort
-from test_l2wt import BASE, PortModel
+from test_l2wt import BASE, PortModel, verilog_products
 
 
 @pytest.mark.parametrize("dw,p_ready", [(16, 1.0), (16, 0.5), (32, 0.7), (128, 1.0)])
@@ -128,3 +128,16 @@ def test_a_cpu_always_waiting_gets_one_turn_per_64_words():
     assert len(runs) >= 8, runs
     # 128 commands, and the one issued on the clock the registered `cpu_waiting` is taken in.
     assert all(r == 129 for r in runs[1:-1]), runs
+
+
+@pytest.mark.parametrize("dw", [16, 32, 128])
+def test_lanes_need_no_product(dw):
+    """A wide port's word was once picked as rdata >> (lane * 32): Verilog sized the shift
+    amount to 6 bits, and lane 3 of a 128-bit port (the Arty's DDR3) read lane 1, which
+    Migen's simulator (test_words_in_order) does not show. No product is left."""
+    port = LiteDRAMNativePort("both", address_width=24, data_width=dw)
+    a = LiteDRAMDMAPort(port, BASE)
+    ios = {a.req_valid, a.req_ready, a.req_addr, a.resp_valid, a.resp_data, a.hold, a.fence,
+           a.cpu_waiting, port.cmd.valid, port.cmd.ready, port.cmd.addr, port.rdata.valid,
+           port.rdata.data}
+    assert verilog_products(a, ios) == []

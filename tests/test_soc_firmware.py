@@ -105,6 +105,7 @@ def test_error_paths(console):
                  "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after",
                  "hmac_bad_alg", "hmac_null_key", "hmac_devkey_and_key", "hmac_devkey_sw_nodev",
                  "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key",
+                 "ram_every_mib_cpu", "ram_every_mib_dma", "ram_every_mib_words",
                  "cut_aligned", "cut_short", "cut_partial", "cut_to_boundary", "cut_before_boundary"):
         assert must in names
     bad = [r for r in rows if r[-1] != "ok"]
