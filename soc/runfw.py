@@ -51,6 +51,13 @@ def _soc(target):
     return twin.build_dir, twin
 
 
+def firmware_elf(target, app="main", bench="quick"):
+    """The ELF of a firmware built for `target`'s SoC (both built if needed), for tests
+    that look at where its code was placed."""
+    image = build_firmware(app, bench, _soc(target)[0])
+    return os.path.join(os.path.dirname(image), "firmware.elf")
+
+
 def prepare(target, app, bench, built_for=None):
     """Build the target and the firmware (against `built_for`'s headers, default the
     target's own); return ((argv, cwd) of a run, the image)."""

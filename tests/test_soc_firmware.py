@@ -9,12 +9,15 @@ every error-path check must hold; the self-test must report no failure.
 """
 
 import hmac
+import os
 import re
 
 import pytest
 
+import hotblock
 from gateware import devicekey, hashspec
 from hashref import message, reference, pattern, xorshift_bytes
+from soc import runfw
 from soc.runfw import run_firmware
 from vectors import load_rsp
 
@@ -168,6 +171,19 @@ def test_latency_rows(console):
             assert rows.get(f"cold_{alg}_{path}_5", 0) > 0, (alg, path)
     for what in ("timer", "csr_read", "csr_write", "window_read", "window_write", "window_data_write"):
         assert what in rows
+
+
+def test_one_shot_code_is_one_block(target):
+    """linker.ld places a one-shot digest's code (the short path and the benchmark's loop,
+    then a DMA command's path) side by side, within one span of the instruction cache, so
+    that no two of them share a set. Each name it lists must be a function in that block of
+    the firmware this target ran."""
+    ld = open(os.path.join(runfw.FIRMWARE_DIR, "linker.ld")).read()
+    names = hotblock.names(ld)
+    assert {"digest_ctx", "acquire", "finish"} <= set(names), names
+    missing, size = hotblock.outside(ld, runfw.firmware_elf(target), also=("hash_digest", "lat_digest"))
+    assert not missing, f"linker.ld names these, but they are not functions in [_hot_start, _hot_end): {missing}"
+    assert size <= 4096, f"the block is {size} bytes, more than VexRiscv's 4 KiB instruction cache"
 
 
 def test_benchmark_rows_are_sane(console, target):

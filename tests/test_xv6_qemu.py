@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+import hotblock
 from gateware.buildstamp import locked
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -287,19 +288,10 @@ def test_hashs_per_chunk_code_is_one_block():
     sim.build()
     make("PLATFORM=litex")
     ld = open(os.path.join(OSPORT, "kernel", "kernel.ld")).read()
-    block = ld[ld.index("_hot_start = .;"):ld.index("_hot_end = .;")]
-    names = re.findall(r"\*\(\.text\.(?:hot\.)?(\w+)\)", block)  # .text.hot.*: GCC's `hot`
+    names = hotblock.names(ld)
     assert "khash_update_user" in names and "update_segs" in names and "hash_digest" in names, names
-    out = subprocess.run(["riscv64-unknown-elf-nm", os.path.join(OSPORT, "build", "litex", "kernel.elf")],
-                         capture_output=True, text=True, check=True).stdout
-    addr = {}
-    for line in out.splitlines():
-        a, kind, name = line.split()
-        if kind in "Tt":
-            addr.setdefault(name, []).append(int(a, 16))
-    lo, hi = addr["_hot_start"][0], addr["_hot_end"][0]
-    outside = [n for n in names if not any(lo <= a < hi for a in addr.get(n, []))]
-    assert not outside, f"kernel.ld names these, but they are not functions in [_hot_start, _hot_end): {outside}"
+    missing, _ = hotblock.outside(ld, os.path.join(OSPORT, "build", "litex", "kernel.elf"))
+    assert not missing, f"kernel.ld names these, but they are not functions in [_hot_start, _hot_end): {missing}"
 
 
 @pytest.mark.simbuild
