@@ -79,7 +79,7 @@ def test_every_digest_equals_reference(console):
         for path in ("sw", "pio", "dma", "irq"):
             assert (alg, path) in seen, (alg, path)
     for alg in ("SHA-256", "SHA3-256", "SHAKE128"):     # scatter-gather (hash_update_segs)
-        for path in ("sg", "sgsw", "sgnw"):
+        for path in ("sg", "sgsw", "sgnw", "sgip", "sgipbuf"):   # sgip*: hash_update_list_nowait
             assert (alg, path) in seen, (alg, path)
     many = [r for r in rows if r[2] == "sg" and int(r[5]) > hashspec.SG_MAX]
     assert many, "no scattered message of more pieces than one descriptor list holds"
@@ -106,6 +106,9 @@ def test_error_paths(console):
                  "sg_zero_length_descriptor", "sg_descriptor_outside_ram", "sg_descriptor_wraps",
                  "sg_driver_piece_outside_ram", "sg_driver_errors", "sg_usable_after",
                  "sg_nowait_bad_piece_next_call", "sg_nowait_errors", "sg_nowait_usable_after",
+                 "sg_in_place_bad_piece_next_call", "sg_in_place_errors", "sg_in_place_usable_after",
+                 "sgip_SHA-256_0_lists_in_place", "sgip_SHA3-256_2_lists_in_place",
+                 "sgipbuf_SHAKE128_1_lists_in_place",
                  "hmac_bad_alg", "hmac_null_key", "hmac_devkey_and_key", "hmac_devkey_sw_nodev",
                  "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key",
                  "ram_every_mib_cpu", "ram_every_mib_dma", "ram_every_mib_words",

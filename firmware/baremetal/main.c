@@ -372,24 +372,31 @@ static void error_paths(void)
 static uint8_t sgbuf[16384];
 static struct hash_seg segs[1500];
 
-/* Cut src[0, len) into pieces, copied backwards from the end of sgbuf with 1-3 byte gaps;
- * -1 if they do not all fit. */
-static int scatter(const uint8_t *src, size_t len, size_t maxpiece, uint32_t seed)
+/* Cut src[0, len) into pieces segs[first...], copied backwards from sgbuf[*pos] down
+ * with 1-3 byte gaps; the number of pieces, or -1 if they do not all fit. */
+static int scatter_at(int first, size_t *pos, const uint8_t *src, size_t len, size_t maxpiece, uint32_t seed)
 {
-  size_t pos = sizeof(sgbuf), i = 0;
-  int n = 0;
-  while (i < len && n < (int)(sizeof(segs) / sizeof(segs[0])) && pos > maxpiece + 3) {
+  size_t i = 0;
+  int n = first;
+  while (i < len && n < (int)(sizeof(segs) / sizeof(segs[0])) && *pos > maxpiece + 3) {
     seed = seed * 1664525u + 1013904223u;
     size_t k = 1 + (seed >> 8) % maxpiece;
     k = k < len - i ? k : len - i;
-    pos -= k + 1 + n % 3;
-    memcpy(sgbuf + pos, src + i, k);
-    segs[n].data = sgbuf + pos;
+    *pos -= k + 1 + n % 3;
+    memcpy(sgbuf + *pos, src + i, k);
+    segs[n].data = sgbuf + *pos;
     segs[n].len = k;
     n++;
     i += k;
   }
-  return i == len ? n : -1;
+  return i == len ? n - first : -1;
+}
+
+/* ... from the end of sgbuf into segs[0...]. */
+static int scatter(const uint8_t *src, size_t len, size_t maxpiece, uint32_t seed)
+{
+  size_t pos = sizeof(sgbuf);
+  return scatter_at(0, &pos, src, len, maxpiece, seed);
 }
 
 /* hash("hello") on alg's engine, checked against software: 0, or HASH_ERR_HW if wrong. */
@@ -436,6 +443,63 @@ static void scattered(void)
             r = hash_final(&c, out, outlen);
           t_row(alg, p == 1 ? "sgsw" : p ? "sgnw" : "sg", "pat", len, n, outlen, r);
         }
+      }
+  }
+}
+
+/* The bus address of the list the engine was last started on. */
+static uint32_t dma_addr_of(int alg)
+{
+  return hash_alg_engine(alg) == HASH_ENGINE_SHA256 ? sha256_dma_addr_read() : keccak_dma_addr_read();
+}
+
+/*
+ * hash_update_list_nowait: a message of whole blocks as two lists that the engine reads
+ * in place from segs[] (the second given while the engine may still walk the first), then
+ * a tail by hash_update; the digest must be the message's, and the engine must have been
+ * started on segs[] itself ("sgip"). With bytes already buffered in the context the
+ * driver cannot (the engine would read the list before them): it copies the list, as
+ * hash_update_segs_nowait does ("sgipbuf").
+ */
+static void in_place_lists(void)
+{
+  static const int algs[] = { HASH_SHA256, HASH_SHA3_256, HASH_SHAKE128 };
+  static const size_t maxpiece[] = { 7, 300, 3000 };
+  for (unsigned a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+    int alg = algs[a];
+    if (!have_engine(alg))
+      continue;
+    size_t outlen = hash_alg_digest_len(alg) ? (size_t)hash_alg_digest_len(alg) : 32;
+    size_t b = (size_t)hash_alg_block_len(alg);
+    for (unsigned m = 0; m < sizeof(maxpiece) / sizeof(maxpiece[0]); m++)
+      for (int head = 0; head <= 5; head += 5) {
+        /* head bytes (buffered in the context), lists of 2 and 3 blocks, a tail. */
+        size_t la = 2 * b, lb = 3 * b, tail = 1 + m, len = head + la + lb + tail;
+        size_t pos = sizeof(sgbuf);
+        int na = scatter_at(0, &pos, msgbuf + head, la, maxpiece[m], 7 * m + head);
+        int nb = na < 0 ? -1 : scatter_at(na, &pos, msgbuf + head + la, lb, maxpiece[m], 11 * m + head);
+        if (nb < 0 || na + nb > HASH_SG_MAX)
+          continue;
+        struct hash_ctx c;
+        int r = hash_begin(&c, alg, HASH_PROV_HW, 0);
+        if (r >= 0 && head)
+          r = hash_update(&c, msgbuf, head);
+        if (r >= 0)
+          r = hash_update_list_nowait(&c, segs, na);
+        int placed = dma_addr_of(alg) == (uint32_t)(uintptr_t)segs;
+        if (r >= 0)
+          r = hash_update_list_nowait(&c, segs + na, nb);
+        placed += dma_addr_of(alg) == (uint32_t)(uintptr_t)(segs + na);
+        if (r >= 0)
+          r = hash_update(&c, msgbuf + head + la + lb, tail);
+        memset(out, 0, outlen);
+        if (r >= 0)
+          r = hash_final(&c, out, outlen);
+        const char *path = head ? "sgipbuf" : "sgip";
+        t_row(alg, path, "pat", len, na + nb, outlen, r);
+        char what[40];
+        snprintf(what, sizeof(what), "%s_%s_%u_lists_in_place", path, hash_alg_name(alg), (unsigned)m);
+        check(what, placed, head ? 0 : 2);
       }
   }
 }
@@ -503,6 +567,13 @@ static void sg_refusals(void)
   check("sg_nowait_errors", (int)c.hw_errors, (int)bad_range);
   check(
       "sg_nowait_usable_after", hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, "hello", 5, out, 32), 32);
+  /* In place: the engine reads bad[] itself and refuses its second piece the same way. */
+  hash_begin(&c, HASH_SHA256, HASH_PROV_HW, 0);
+  r = hash_update_list_nowait(&c, bad, 2);
+  check("sg_in_place_bad_piece_next_call", r < 0 ? r : hash_final(&c, out, 32), HASH_ERR_HW);
+  check("sg_in_place_errors", (int)c.hw_errors, (int)bad_range);
+  check("sg_in_place_usable_after", hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, "hello", 5, out, 32),
+      32);
 }
 
 static void selftest(void)
@@ -536,6 +607,7 @@ static void selftest(void)
   error_paths();
   hmac_rows();
   scattered();
+  in_place_lists();
   sg_refusals();
   coherence();
   every_mib();

@@ -4,8 +4,8 @@
  * and hash(alg, provider, buf, len, out, outlen), the one-shot digest of a
  * user buffer read in place (no copy). The buffer is checked and walked
  * with vm.c's uvmruns; the physically contiguous runs of user
- * pages go to the driver as a list, whose engine reads them by
- * scatter-gather DMA.
+ * pages go to the driver as a list, which the engine reads in place
+ * and walks by scatter-gather DMA.
  * The stream file type is hashfile.c, the benchmarks khashbench.c, the
  * system calls syshash.c, the driver's platform half hashplat.c.
  */
@@ -54,6 +54,17 @@ int khash_hw_flags(uint len)
 
 /* ---- user buffers, in place ---- */
 
+/* Each process's two lists of a chunk's runs, which the engine reads in place
+ * (hash_update_list_nowait): uvmruns writes the runs the engine then walks, and
+ * nothing copies them while the engine streams the last chunk (on a board each store
+ * then waits for the engine to yield the SDRAM). Kernel data is mapped virtual =
+ * physical, which the kernel stack is not. A process uses only its own slot, one
+ * system call at a time: no lock. While the engine reads one list the next chunk's
+ * runs go into the other. */
+#define KHASH_RUNS (KHASH_CHUNK / PGSIZE + 1) /* a chunk may span 17 pages */
+static struct hash_seg khash_lists[NPROC][2][KHASH_RUNS];
+extern struct proc proc[NPROC];
+
 /* hash_update over a checked user range, at most maxchunk bytes per driver
  * call. A chunk is gathered as the physically contiguous runs of its pages
  * (uvmruns), which the engine reads as one scatter-gather list: no CPU
@@ -62,7 +73,8 @@ int khash_hw_flags(uint len)
  * switches contexts lazily), and a killed process stops between them. */
 int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk)
 {
-  struct hash_seg seg[KHASH_CHUNK / PGSIZE + 1]; /* a chunk's runs, at most */
+  struct hash_seg(*lists)[KHASH_RUNS] = khash_lists[myproc() - proc];
+  int which = 0;
   uintptr end = va + len;
   if (end < va)
     return -1;
@@ -72,10 +84,11 @@ int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, 
     /* Every chunk but the last ends the message at a block boundary (SHA3-256's
      * 136-byte rate does not divide 64 KiB): the engine then takes each chunk by DMA
      * alone, and the next list starts as soon as this one ends, without a tail
-     * block fed by stores in between. A chunk may span 17 pages: seg[] holds them. */
+     * block fed by stores in between. */
     uint want = end - va > maxchunk ? hash_cut(c, maxchunk) : end - va;
+    struct hash_seg *seg = lists[which];
     int n;
-    if (killed(myproc()) || (n = uvmruns(pt, va, end, want, seg, NELEM(seg))) <= 0) {
+    if (killed(myproc()) || (n = uvmruns(pt, va, end, want, seg, KHASH_RUNS)) <= 0) {
       /* The engine may still read the last chunk: wait for it before the
        * pages can go (a killed process's return to kalloc on exit). */
       hash_update_segs(c, 0, 0);
@@ -87,8 +100,9 @@ int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, 
      * next call waits for it first, and so does any other process that takes
      * the engine meanwhile. The last chunk waits, so the user's buffer is
      * free when we return. */
-    if ((va < end ? hash_update_segs_nowait(c, seg, n) : hash_update_segs(c, seg, n)) < 0)
+    if ((va < end ? hash_update_list_nowait(c, seg, n) : hash_update_segs(c, seg, n)) < 0)
       return -1;
+    which = !which;
   }
   return 0;
 }

@@ -448,15 +448,37 @@ static int build_list(struct engine_state *e, struct seg_cursor *k, size_t *n)
   return d;
 }
 
-/* Start the engine on the d pieces build_list wrote (the engine must be idle and the
- * caller's). The caller waits for it, or leaves that to settle(). */
-static void start_list(struct engine_state *e, int d)
+/* Start the engine on the list of d descriptors at bus address list (the engine must be
+ * idle and the caller's). The caller waits for it, or leaves that to settle(). */
+static void start_list_at(struct engine_state *e, uint32_t list, int d)
 {
-  e->list = !e->list;
-  wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(sg_lists[e - engines][e->list]));
+  wr(e, HREG(DMA_ADDR), list);
   wr(e, HREG(DMA_LEN), (uint32_t)d);
   wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | HBIT(DMA_CTRL, LIST));
   e->running = 1;
+}
+
+/* ... on the d pieces build_list wrote. */
+static void start_list(struct engine_state *e, int d)
+{
+  e->list = !e->list;
+  start_list_at(e, hash_plat_bus_addr(sg_lists[e - engines][e->list]), d);
+}
+
+/* Can the engine read the caller's pieces as its list (hash_update_list_nowait)? The
+ * layout is known at compile time; the rest is looked at with loads only. */
+static int usable_in_place(const struct hash_seg *seg, int nseg)
+{
+  if (sizeof(struct hash_seg) != 4 * HASH_SG_DESC_WORDS || sizeof(void *) != 4 || sizeof(size_t) != 4 ||
+      offsetof(struct hash_seg, data) != 4 * HASH_SG_ADDR ||
+      offsetof(struct hash_seg, len) != 4 * HASH_SG_LEN)
+    return 0;
+  if (nseg < 1 || nseg > HASH_SG_MAX || ((uintptr_t)seg & 3) || hash_plat_bus_addr(seg) != (uintptr_t)seg)
+    return 0;
+  for (int i = 0; i < nseg; i++)
+    if (seg[i].len == 0 || hash_plat_bus_addr(seg[i].data) != (uintptr_t)seg[i].data)
+      return 0;
+  return 1;
 }
 
 /* Copy n output bytes from the context window: word stores when out is aligned. */
@@ -686,7 +708,7 @@ out:
 
 /* hash_update_segs and its _nowait form: with wait 0 the call returns once the engine
  * has its last list, and the next call that needs the engine waits for it (settle). */
-static int update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg, int wait)
+static int update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg, int wait, int in_place)
 {
   size_t total = 0;
   int r = HASH_OK;
@@ -718,6 +740,13 @@ static int update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg,
   int id = algs[c->alg].engine;
   struct engine_state *e = &engines[id];
   hash_plat_lock(id);
+  if (in_place && c->buflen == 0 && total % c->block == 0 && usable_in_place(seg, nseg)) {
+    /* The caller's array is the list: no copy, no stores while the engine may still be
+     * streaming the last one (docs/hash-syscall.md, "Bulk throughput"). */
+    if ((r = acquire(e, c)) >= 0)
+      start_list_at(e, hash_plat_bus_addr(seg), nseg);
+    goto out;
+  }
   if (c->buflen) {
     while (c->buflen < c->block && (n = seg_next(&k, c->block - c->buflen, &p)) != 0) {
       copy(c->buf + c->buflen, p, n);
@@ -765,12 +794,17 @@ out:
 
 int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
 {
-  return update_segs(c, seg, nseg, 1);
+  return update_segs(c, seg, nseg, 1, 0);
 }
 
 int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg)
 {
-  return update_segs(c, seg, nseg, 0);
+  return update_segs(c, seg, nseg, 0, 0);
+}
+
+int hash_update_list_nowait(struct hash_ctx *c, const struct hash_seg *list, int nseg)
+{
+  return update_segs(c, list, nseg, 0, 1);
 }
 
 size_t hash_cut(const struct hash_ctx *c, size_t n)

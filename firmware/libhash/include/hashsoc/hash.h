@@ -108,6 +108,14 @@ int hash_update_segs(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
  * waits for them first; hash_update_segs(c, 0, 0) only waits. A DMA error in them is
  * returned by that call. Elsewhere (sw, HASH_F_PIO) it is hash_update_segs. */
 int hash_update_segs_nowait(struct hash_ctx *c, const struct hash_seg *seg, int nseg);
+/* hash_update_segs_nowait with the caller's array read by the engine in place as its
+ * descriptor list, instead of copied into the driver's: list must then be where the
+ * engine's DMA can read it, with hash_plat_bus_addr(p) == p for it and for every piece,
+ * and, like the pieces' bytes, stay unchanged until the next call on c. It is used in
+ * place only when it can be as it is: struct hash_seg laid out as a descriptor (32-bit
+ * pointers), 1 to HASH_SG_MAX pieces of 1 byte or more, whole blocks only, nothing
+ * buffered in c, the engine by DMA; otherwise this is hash_update_segs_nowait. */
+int hash_update_list_nowait(struct hash_ctx *c, const struct hash_seg *list, int nseg);
 /* How many of the next n bytes one update call should take so that the message is at a
  * block boundary after them: the largest such count <= n, or n when no boundary falls
  * within n bytes. A caller that cuts a long message into calls (xv6's chunks) cuts with
