@@ -125,13 +125,42 @@ def test_qemu_sum_tools_files_and_pipes(qemu_build):
     assert "panic" not in t
 
 
+def pattern(start, n):
+    """hashtests' long messages: byte i is (i * 7 + (i >> 8)) & 0xff."""
+    return bytes((i * 7 + (i >> 8)) & 0xFF for i in range(start, start + n))
+
+
 def check_scattered(out, want):
-    """hashtests' scattered-pages digests ("sg ALG OFF LEN HEX") against hashlib."""
+    """hashtests' scattered-pages digests ("sg ALG OFF LEN HEX") against hashlib: the
+    message at offset OFF of the buffer is bytes OFF.. of the pattern."""
     rows = re.findall(r"^sg (\S+) (\d+) (\d+) ([0-9a-f]+)$", out, re.M)
     assert len(rows) == want, out[-2000:]
     for name, off, n, digest in rows:
-        msg = bytes((i * 7 + (i >> 8)) & 0xFF for i in range(int(n)))
+        msg = pattern(int(off), int(n))
         assert digest == hashlib.new(hashspec.algorithm(name).hashlib, msg).hexdigest(), (name, off, n)
+
+
+def check_big(out, provs):
+    """hashtests' multi-page digests ("big ALG PROV hash|stream LEN HEX"): every algorithm,
+    hash() on each provider in provs and a stream on each but auto, against hashlib and
+    pycryptodome (SHAKE: 100 bytes)."""
+    rows = re.findall(r"^big (\S+) (\S+) (hash|stream) (\d+) ([0-9a-f]+)$", out, re.M)
+    want = {(a, p, k) for a in NAMES for p in provs for k in ("hash", "stream") if (p, k) != ("auto", "stream")}
+    assert {(a, p, k) for a, p, k, _, _ in rows} == want and len(rows) == len(want), out[-3000:]
+    for name, prov, kind, n, digest in rows:
+        alg = hashspec.algorithm(name)
+        assert digest == ref(alg.name, pattern(0, int(n)), 100 if alg.xof else None), (name, prov, kind)
+
+
+def check_concurrent(out, nproc):
+    """hashtests -c N: child i's digest ("cs I ALG LEN HEX") of its message, byte k of
+    which is k * (i + 3) + i."""
+    rows = re.findall(r"^cs (\d+) (\S+) (\d+) ([0-9a-f]+)$", out, re.M)
+    assert sorted(int(r[0]) for r in rows) == list(range(nproc)), out[-3000:]
+    for i, name, n, digest in rows:
+        i, alg = int(i), hashspec.algorithm(name)
+        msg = bytes((k * (i + 3) + i) & 0xFF for k in range(int(n)))
+        assert digest == ref(alg.name, msg, 64 if alg.xof else None), (i, name)
 
 
 def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
@@ -145,12 +174,13 @@ def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
     assert "engines absent" in h
     assert "FAIL" not in h, h
     check_scattered(h, 20)
+    check_big(h, ("sw", "auto"))
     m = re.search(r"hashtests: (\d+) passed, 0 failed", h)
     assert m and int(m.group(1)) >= 110, h
     for what in ("buffer at 0x80000000", "buffer at 0x40000000", "buffer at 0xB0000000",
                  "buffer at 0xF0000000", "length that wraps", "SHA-256 outlen 31",
                  "unknown algorithm HASH_ALG_COUNT", "NULL buffer", "no engine: hash() hw = -1",
-                 "SHA3-512 13522 bytes sw = user", "SHAKE128 stream sw = user",
+                 "SHA3-512 13522 bytes sw", "SHAKE128 stream sw",
                  # bad input loses nothing; a killed process leaves the kernel at once
                  "a refused stream read loses nothing", "SHAKE stream: a 0-byte read finishes nothing",
                  "kill inside khashbench: gone within 5 ticks", "kill inside an 8 MiB hash(): gone within 5 ticks"):
@@ -240,12 +270,14 @@ def test_litex_hash_hardware(target):
     assert out["cat hashdata | sha3sum -p hw"].strip() == f"{ref('sha3-256', data)}  -"
     c4 = out["hashtests -c 4"]
     assert c4.count("PASS: concurrent stream") == 4 and "FAIL" not in c4, c4
+    check_concurrent(c4, 4)
     k = out["hashtests -k"]
     assert k.count("PASS: after a killed") == 4 and "FAIL" not in k, k
     h = out["hashtests"]
     assert "engines present" in h and "FAIL" not in h, h
-    assert "PASS: SHA3-512 13522 bytes hw = user" in h and "PASS: Keccak-256 stream hw = user" in h
+    assert "PASS: SHA3-512 13522 bytes hw" in h and "PASS: Keccak-256 stream hw" in h
     check_scattered(h, 20)
+    check_big(h, ("hw", "auto"))
     # on the engine: khashbench and an 8 MiB DMA hash() stop within a tick of a kill
     assert "PASS: kill inside khashbench" in h and "PASS: kill inside an 8 MiB hash()" in h, h
     # a second process gets the engine between the chunks of another's long hash()

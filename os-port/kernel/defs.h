@@ -158,7 +158,7 @@ void usertrapret(void);
 /* uart.c (and its device half, uart16550.c or uartlitex.c) */
 void uartinit(void);
 void uartintr(void);
-void uartputc(int);
+void uartwrite(const char *, int);
 void uartputc_sync(int);
 
 /* vm.c */

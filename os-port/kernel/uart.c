@@ -7,13 +7,21 @@
  * functions declared below.
  *
  * tx_lock protects the ring (tx_buf, tx_w, tx_r) and the device's transmit
- * register. Writers (uartputc, from console write) sleep on &tx_r while the
- * ring is full; uartstart, run by a writer or by the interrupt, moves bytes
- * to the device while it has room and wakes the writers for each byte it
- * frees. Both hold tx_lock, so a writer's test "ring full" and its sleep
- * cannot miss the wakeup: sleep releases tx_lock only once the writer is
- * marked asleep. tx_w and tx_r only grow (the ring index is their value
- * modulo TXBUF); tx_w - tx_r is the number of bytes waiting.
+ * register. A writer (uartwrite, from console write) puts a piece of bytes
+ * in the ring under one hold of tx_lock and sleeps on &tx_r while the ring is
+ * full; uartstart, run by a writer or by the interrupt, moves bytes to the
+ * device while it has room and, if it freed any slot, wakes the writers once.
+ * Both hold tx_lock, so a writer's test "ring full" and its sleep cannot miss
+ * the wakeup: sleep releases tx_lock only once the writer is marked asleep.
+ * A writer that finds the ring full first runs uartstart itself: the
+ * interrupt that drains the ring comes only when the device's FIFO goes from
+ * full to not full, so a ring filled while the FIFO had room would otherwise
+ * wait for an edge that never comes. tx_w and tx_r only grow (the ring index
+ * is their value modulo TXBUF); tx_w - tx_r is the number of bytes waiting.
+ *
+ * Why pieces: wakeup() walks every process and takes its lock, and one lock
+ * turn per byte made a byte of console output cost the kernel ~2k clocks,
+ * slower than the boards' 1 Mbaud line (600 clocks a byte at 60 MHz).
  */
 #include "types.h"
 #include "param.h"
@@ -45,16 +53,21 @@ void uartinit(void)
   initlock(&tx_lock, "uart");
 }
 
-/* buffered output for write(); sleeps while the ring is full */
-void uartputc(int c)
+/* buffered output for write(): n bytes into the ring; sleeps while it is full */
+void uartwrite(const char *s, int n)
 {
   acquire(&tx_lock);
   if (panicked) /* printf owns the line now: freeze, as every other CPU path does */
     for (;;)
       ;
-  while (tx_w == tx_r + TXBUF)
-    sleep(&tx_r, &tx_lock);
-  tx_buf[tx_w++ % TXBUF] = c;
+  for (int i = 0; i < n; i++) {
+    while (tx_w == tx_r + TXBUF) {
+      uartstart(); /* the device may have room, and then no interrupt is coming */
+      if (tx_w == tx_r + TXBUF)
+        sleep(&tx_r, &tx_lock);
+    }
+    tx_buf[tx_w++ % TXBUF] = s[i];
+  }
   uartstart();
   release(&tx_lock);
 }
@@ -74,13 +87,11 @@ void uartputc_sync(int c)
  * When it is full the device interrupts once it has room again. */
 static void uartstart(void)
 {
-  while (tx_w != tx_r) {
-    if (!uartdev_txready())
-      return;
-    int c = tx_buf[tx_r++ % TXBUF];
-    wakeup(&tx_r); /* a writer may be waiting for this slot */
-    uartdev_tx(c);
-  }
+  uint r = tx_r;
+  while (tx_w != tx_r && uartdev_txready())
+    uartdev_tx(tx_buf[tx_r++ % TXBUF]);
+  if (tx_r != r)
+    wakeup(&tx_r); /* a writer may be waiting for the slots just freed */
 }
 
 /* the device interrupted (trap.c's devintr): received bytes go to the

@@ -8,7 +8,7 @@
 struct out {
   int fd;
   int n;
-  char buf[128];
+  char buf[256]; /* a digest line of 100 bytes in hex and its label */
 };
 
 static void flush(struct out *o)
