@@ -46,12 +46,21 @@ static struct {
   uint e; /* edit index */
 } cons;
 
+/* One write() at a time: held across a write's copy into the UART's ring, so
+ * the bytes of one write() reach the line together, and the lines of
+ * concurrent processes (user printf makes one write() per call) do not
+ * interleave. A sleep lock, because the holder sleeps in uartwrite while the
+ * ring is full. Kernel printf (consputc) does not take it: a kernel message
+ * goes out at once, even in the middle of a user's line. */
+static struct sleeplock wlock;
+
 /* write(): copied in pieces of up to 64 bytes into the UART's ring, which may
- * sleep while it is full (uart.c); no console lock is needed for output */
+ * sleep while it is full (uart.c), under wlock */
 static int consolewrite(int user_src, uintptr src, int n)
 {
   char piece[64];
   int i = 0;
+  acquiresleep(&wlock);
   while (i < n) {
     /* a piece never crosses a page, so a bad page stops the write exactly
      * where it starts, as a byte-at-a-time copy would */
@@ -65,6 +74,7 @@ static int consolewrite(int user_src, uintptr src, int n)
     uartwrite(piece, m);
     i += m;
   }
+  releasesleep(&wlock);
   return i;
 }
 
@@ -140,6 +150,7 @@ void consoleintr(int c)
 void consoleinit(void)
 {
   initlock(&cons.lock, "cons");
+  initsleeplock(&wlock, "conswrite");
   uartinit();
   devsw[CONSOLE].read = consoleread;
   devsw[CONSOLE].write = consolewrite;
