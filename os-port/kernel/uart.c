@@ -19,9 +19,9 @@
  * wait for an edge that never comes. tx_w and tx_r only grow (the ring index
  * is their value modulo TXBUF); tx_w - tx_r is the number of bytes waiting.
  *
- * Why pieces: wakeup() walks every process and takes its lock, and one lock
- * turn per byte made a byte of console output cost the kernel ~2k clocks,
- * slower than the boards' 1 Mbaud line (600 clocks a byte at 60 MHz).
+ * Why pieces: with a lock turn and a wakeup() (a walk of the process table)
+ * per byte, a byte of console output cost the kernel ~2k clocks, slower than
+ * the boards' 1 Mbaud line (600 clocks a byte at 60 MHz).
  */
 #include "types.h"
 #include "param.h"
