@@ -92,6 +92,11 @@ static void badwrite(void)
   close(p[1]);
   /* console writes too */
   CHECK(write(1, (void *)0xFFFFF000u, 4) <= 0, "console write from the trampoline");
+  /* one that runs into an unmapped page writes the bytes before it (three spaces) */
+  char *end = (char *)(((uintptr)sbrk(0) + PGSIZE - 1) & ~(uintptr)(PGSIZE - 1));
+  memset(end - 3, ' ', 3);
+  int n = write(1, end - 3, 8);
+  CHECK(n == 3, "console write into an unmapped page returned %d", n);
   close(fd);
   unlink("bw.tmp");
 }
