@@ -327,28 +327,48 @@ static void concurrent(int nproc, int prov)
   }
 }
 
+/* A child that tells its parent when it is ready, so that the parent kills
+ * or measures it in the middle of its work, not before it: fork_ready() forks
+ * with a pipe between them, the child calls ready(c) once, and the parent's
+ * wait_ready() returns c (0 if the child exited without it). */
+static int readyfds[2];
+
+static int fork_ready(void)
+{
+  pipe(readyfds);
+  return fork();
+}
+
+static void ready(char c)
+{
+  write(readyfds[1], &c, 1);
+}
+
+static char wait_ready(void)
+{
+  char c = 0;
+  close(readyfds[1]); /* then the read ends if the child exits first */
+  read(readyfds[0], &c, 1);
+  close(readyfds[0]);
+  return c;
+}
+
 static void killed(int prov)
 {
   for (int alg = 0; alg < 12; alg += 3) { /* SHA-256 and Keccak engines */
-    int fds[2];
-    char go;
-    pipe(fds);
-    int pid = fork();
+    int pid = fork_ready();
     if (pid == 0) {
       static char m[4096];
       int h = hashopen(alg, prov);
       write(h, m, sizeof m);
-      write(fds[1], "x", 1); /* streaming: the parent kills from here on */
+      ready('x'); /* streaming: the parent kills from here on */
       for (;;)
         write(h, m, sizeof m);
     }
-    read(fds[0], &go, 1);
-    close(fds[0]);
-    close(fds[1]);
+    wait_ready();
     sleep(2); /* one to two ticks of writes */
     kill(pid);
-    int st;
-    wait(&st);
+    wait(0);
     int ol = uh_digestlen(alg) ? uh_digestlen(alg) : 32;
     uh_userhash(alg, "hello", 5, o1, ol);
     check(hash(alg, prov, "hello", 5, o2, ol) == ol && eq(o1, o2, ol),
@@ -362,23 +382,17 @@ static void killed(int prov)
  * checking for a kill and yielding the engine between them), -1 if not. */
 static int longhasher(int prov)
 {
-  int fds[2];
-  char go = 0;
-  pipe(fds);
-  int pid = fork();
+  int pid = fork_ready();
   if (pid == 0) {
     int n = 8 << 20;
     char *b = sbrk(n);
-    write(fds[1], b == (char *)-1 ? "n" : "y", 1);
     if (b == (char *)-1)
       exit(3);
+    ready('y');
     for (;;)
       hash(HASH_SHA256, prov, b, n, o1, 32);
   }
-  read(fds[0], &go, 1);
-  close(fds[0]);
-  close(fds[1]);
-  if (go != 'y') {
+  if (wait_ready() != 'y') {
     wait(0);
     return -1;
   }
@@ -402,19 +416,14 @@ static void killcheck(int pid, const char *what)
 
 static void killbench(int prov)
 {
-  int fds[2];
-  char go;
-  pipe(fds);
-  int pid = fork();
+  int pid = fork_ready();
   if (pid == 0) {
     uint64 t;
-    write(fds[1], "x", 1); /* ready: the parent times the kill from here */
+    ready('x'); /* the parent times the kill from here */
     khashbench(HASH_SHA3_512, prov, 0x7fffffff, 16384, &t);
     exit(0);
   }
-  read(fds[0], &go, 1);
-  close(fds[0]);
-  close(fds[1]);
+  wait_ready();
   sleep(2); /* well inside the loop */
   killcheck(pid, "kill inside khashbench: gone within 5 ticks");
 }
@@ -426,12 +435,11 @@ static void killbench(int prov)
 #define SHARE_MAX_CLOCKS (8 * 65536)
 static void sharing(void)
 {
-  uh_userhash(HASH_SHA256, "hello", 5, o1 + 64, 32);
   uint64 t0 = rdtime64();
   int r = hash(HASH_SHA256, HASH_PROV_HW, "hello", 5, o2, 32);
   uint64 dt = rdtime64() - t0;
   printf("  hash('hello') beside an 8 MiB hash() on the same engine: %d clocks\n", (int)dt);
-  check(r == 32 && eq(o1 + 64, o2, 32) && dt < SHARE_MAX_CLOCKS,
+  check(r == 32 && eq(sha256_hello, o2, 32) && dt < SHARE_MAX_CLOCKS,
       "engine shared: a second process hashes between the chunks of a long hash()");
 }
 
