@@ -7,14 +7,14 @@
  *                a long hash()
  *   -c N         N processes stream different messages through hashopen() on the
  *                hardware at once
- * Digests of long messages are printed as lines the host checks with hashlib
- * (tests/test_xv6_hash.py): a reference computed here in software would take
- * most of the run on the simulators, and would be our own C checked against
- * itself.
  *   -k           a process killed in the middle of a hardware stream; the
  *                engines must still give the right digests afterwards
  *   -s           only the check that the engine is shared between the chunks
  *                of a long hash() (also part of the run without options)
+ * Digests of long messages are printed as lines the host checks with hashlib
+ * (tests/test_xv6_hash.py): a reference computed here in software would take
+ * most of the run on the simulators, and would be our own C checked against
+ * itself.
  * Ends with "hashtests: P passed, F failed". */
 #include "kernel/types.h"
 #include "user/user.h"
