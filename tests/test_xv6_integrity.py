@@ -13,14 +13,14 @@ import hmac
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_xv6_qemu import OSPORT, README, make, outputs, xv6  # noqa: E402
+from test_xv6_qemu import OSPORT, README, host_wc, make, outputs, xv6  # noqa: E402
+from xv6img import Image  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
@@ -29,42 +29,20 @@ pytestmark = pytest.mark.skipif(
 QEMU_KEY = bytes.fromhex(open(os.path.join(OSPORT, "tools", "qemu-device-key.hex")).read().strip())
 BOOT_LINE = re.compile(r"integrity: (\w+): (\d+) files checked, (\d+) failed, (\d+) clocks \(([^)]*)\)")
 INSECURE = "software, device key: public QEMU stand-in, INSECURE"
-BSIZE, NDIRECT = 1024, 12
 
 
 # ---- the file system image, read and rebuilt on the host ----
 
 def image_files(img):
-    """[(name, bytes)] of the root directory's regular files, in directory order."""
-    sb = struct.unpack("<9I", img[BSIZE:BSIZE + 36])
-    inodestart = sb[6]
-
-    def inode(inum):
-        off = inodestart * BSIZE + inum * 64
-        typ, _, _, _, size = struct.unpack("<4hI", img[off:off + 12])
-        addrs = list(struct.unpack(f"<{NDIRECT + 1}I", img[off + 12:off + 64]))
-        blocks = addrs[:NDIRECT]
-        if addrs[NDIRECT]:
-            blocks += struct.unpack("<256I", img[addrs[NDIRECT] * BSIZE:(addrs[NDIRECT] + 1) * BSIZE])
-        data = b"".join(img[b * BSIZE:(b + 1) * BSIZE] for b in blocks[:(size + BSIZE - 1) // BSIZE])
-        return typ, data[:size]
-
-    _, root = inode(1)
-    files = []
-    for i in range(0, len(root), 16):
-        inum, name = struct.unpack("<H14s", root[i:i + 16])
-        name = name.rstrip(b"\0").decode()
-        if inum and name not in (".", ".."):
-            typ, data = inode(inum)
-            if typ == 2:
-                files.append((name, data))
-    return files
+    """{name: bytes} of the root directory's regular files, in directory order."""
+    return Image(img).files()
 
 
-def rebuild(tmp_path, build, change, kernel_from=None):
+def rebuild(tmp_path, build, change, kernel_from=None, edit=None):
     """A copy of build's kernel and of its fs.img with change(files dict) applied,
-    made by build/mkfs in the same file order; returns the directory for xv6run."""
-    files = dict(image_files(open(os.path.join(build, "fs.img"), "rb").read()))
+    made by build/mkfs in the same file order, then edit(Image) applied to the image
+    itself (its metadata, as an attacker would); returns the directory for xv6run."""
+    files = image_files(open(os.path.join(build, "fs.img"), "rb").read())
     change(files)
     src = tmp_path / "files"
     src.mkdir()
@@ -73,7 +51,13 @@ def rebuild(tmp_path, build, change, kernel_from=None):
     r = subprocess.run([os.path.join(OSPORT, "build", "mkfs"), str(tmp_path / "fs.img")] +
                        [str(src / n) for n in files], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    shutil.copy(os.path.join(kernel_from or build, "kernel.elf"), tmp_path / "kernel.elf")
+    if edit:
+        img = Image((tmp_path / "fs.img").read_bytes())
+        edit(img)
+        (tmp_path / "fs.img").write_bytes(bytes(img))
+    for f in ("kernel.elf", "kernel.bin", "boot.json"):          # boot.json: litex_sim's
+        if os.path.exists(os.path.join(kernel_from or build, f)):
+            shutil.copy(os.path.join(kernel_from or build, f), tmp_path / f)
     return str(tmp_path)
 
 
@@ -121,7 +105,7 @@ def test_image_holds_the_manifest_and_its_mac(qemu_build):
     """Every file of the image but the manifest's two is listed with its SHA-256, and
     manifest.mac is the stand-in key's HMAC of manifest's bytes (the key file the
     kernel's stand-in is built from)."""
-    files = dict(image_files(open(os.path.join(qemu_build, "fs.img"), "rb").read()))
+    files = image_files(open(os.path.join(qemu_build, "fs.img"), "rb").read())
     listed = manifest_of(qemu_build)
     assert set(listed) == set(files) - {"manifest", "manifest.mac"}
     for name in ("cat", "ls", "sh", "init", "hmac", "verify", "README", "hashdata"):
@@ -278,6 +262,165 @@ def test_writing_a_program_at_run_time(qemu_build):
     assert out["myls"] == "exec myls: refused: not in the manifest\nexec myls failed\n"   # a copy of ls
 
 
+# ---- the file system's metadata (docs/integrity.md, "The file system's metadata") ----
+#
+# The attacker edits the image's metadata, not the program: a listed program keeps its
+# bytes and its digest, so it passes the boot check, while another file, the free
+# bitmap or a pointer into the metadata gives the attacker a way to change those bytes
+# later without writing the program (which would drop its verified mark). Each image
+# below defeated the kernel before fs.c's block ownership (fscheck, iblocks): the
+# changed program ran as a verified one. The promise checked is the manifest's: a
+# program whose bytes are not the listed ones does not run.
+
+VICTIM = "cat"
+VICTIM_BLOCK = 1          # cat's file bytes 1024-2047: padding before .text, not loaded,
+#                           so cat still runs with them changed; only its digest differs
+
+
+def victim_block(img):
+    return img.blocks(img.inum(VICTIM))[VICTIM_BLOCK]
+
+
+def share_victim_block(img):
+    """notes (an unlisted file, 0 bytes) gets the victim's block as its first block."""
+    addrs = [0] * 13
+    addrs[0] = victim_block(img)
+    img.set_inode(img.inum("notes"), size=0, addrs=addrs)
+
+
+def free_victim_block(img):
+    """the victim's block marked free: the next file created is given it"""
+    img.set_used(victim_block(img), False)
+
+
+def bitmap_in_notes(img):
+    """notes' first block is the free bitmap, and its size the offset of the byte
+    whose bits are the victim's blocks: appending 'x' (0x78) to notes clears the bits
+    of the first of those blocks, which the next file created is then given."""
+    b = victim_block(img)
+    assert b % 8 == 0, "the victim's block must be the first of its bitmap byte"
+    addrs = [0] * 13
+    addrs[0] = img.bmapstart
+    img.set_inode(img.inum("notes"), size=b // 8, addrs=addrs)
+
+
+def with_notes(files):
+    files["notes"] = b"an unlisted file\n"
+
+
+def with_notes_and_writer(files):
+    with_notes(files)
+    files["w"] = b"echo x >> notes\n" * 40      # a shell script: 40 writes through notes
+
+
+def victim_ran_changed(out, digest_line, listed):
+    """The manifest's promise broken: the victim's exec was not refused, yet its bytes
+    (sha256sum, read through the file system) are not the listed ones."""
+    return "refused" not in out and digest_line.split()[0] != listed[VICTIM]
+
+
+METADATA_ATTACKS = {
+    # name: (change, edit, commands run before the victim, the boot check's verdict on it)
+    "shared-block": (with_notes, share_victim_block, ["echo x >> notes"],
+                     "a block is also another file's"),
+    "free-block": (lambda f: None, free_victim_block, ["echo hello > newfile"],
+                   "a block is on the free list"),
+    "metadata-block": (with_notes, bitmap_in_notes, ["echo x >> notes", "echo hello > newfile"], None),
+}
+
+
+@pytest.mark.parametrize("attack", list(METADATA_ATTACKS))
+def test_metadata_attack(qemu_build, tmp_path, attack):
+    """An image whose metadata lets a listed program change without a write to it: the
+    boot check reports the program (or fs.c never follows the forged pointer), exec
+    refuses it, and no changed program runs."""
+    change, edit, before, verdict = METADATA_ATTACKS[attack]
+    d = rebuild(tmp_path, qemu_build, change, edit=edit)
+    listed = manifest_of(qemu_build)
+    cmds = before + ["cat README", "sha256sum cat", "verify", "echo still here"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    out = outputs(t, cmds)
+    assert not victim_ran_changed(out["cat README"], out["sha256sum cat"], listed), t
+    assert out["echo still here"] == "still here\n"
+    if verdict:
+        boot_line(t, "enforce", failed=1)
+        assert f"integrity: cat: {verdict}" in t.split("$ ")[0]
+        assert out["cat README"] == f"exec cat: refused: {verdict}\nexec cat failed\n"
+        assert f"integrity: cat: {verdict}" in out["verify"]
+    else:
+        # the pointer into the bitmap is never followed: the write through notes fails,
+        # the bitmap keeps cat's blocks, and cat is untouched and runs
+        boot_line(t, "enforce")
+        assert "fs: 1 block pointers outside the data area (never followed)" in t.split("$ ")[0]
+        assert out["sha256sum cat"].split()[0] == listed[VICTIM]
+        assert out["cat README"] == open(README).read()
+
+
+def test_writes_during_exec(qemu_build, tmp_path):
+    """A writer through a file that shares a block with cat runs in the background
+    while cat is executed again and again: no exec of cat runs (the boot check refused
+    the shared block), whatever the writer had written by then."""
+    d = rebuild(tmp_path, qemu_build, with_notes_and_writer, edit=share_victim_block)
+    listed = manifest_of(qemu_build)
+    runs = "; ".join(["cat README"] * 6)
+    cmds = ["sh w &", runs, "sha256sum cat"]     # sh FILE: no prompts in the transcript
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    out = outputs(t, cmds)
+    assert out["sha256sum cat"].split()[0] != listed[VICTIM]          # the writer did write
+    assert out[runs].count("exec cat: refused: a block is also another file's") == 6, out[runs]
+    assert "xv6" not in out[runs]                                     # README's text: cat never ran
+
+
+def test_rewritten_program_gets_blocks_of_its_own(qemu_build, tmp_path):
+    """A listed program written back with its own bytes at run time runs again (its
+    digest is the listed one), so the blocks it is given must be its alone: notes and
+    forktest share a block that the bitmap calls free, the lowest free block, which
+    balloc() would hand to wc as it is written back. Then a write through notes would
+    change wc after its exec had verified it. Removing notes frees nothing it shares."""
+    def edit(img):
+        f = img.blocks(img.inum("forktest"))[0]
+        addrs = [0] * 13
+        addrs[0] = f
+        img.set_inode(img.inum("notes"), size=0, addrs=addrs)
+        img.set_used(f, False)
+
+    def change(files):
+        with_notes(files)
+        files["wccopy"] = files["wc"]
+
+    d = rebuild(tmp_path, qemu_build, change, edit=edit)
+    listed = manifest_of(qemu_build)
+    cmds = ["cat wccopy > wc", "wc README", "echo x >> notes", "wc hashdata", "sha256sum wc", "rm notes",
+            "echo still here"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    boot_line(t, "enforce", failed=1)                       # forktest: its block is on the free list
+    out = outputs(t, cmds)
+    for c in ("wc README", "wc hashdata"):
+        assert "refused" in out[c] or out["sha256sum wc"].split()[0] == listed["wc"], t
+    assert out["wc README"].split()[:3] == [str(v) for v in host_wc(README)]
+    assert out["sha256sum wc"].split()[0] == listed["wc"]
+    assert out["echo still here"] == "still here\n"
+
+
+def test_hole_in_a_file_is_read_short(qemu_build, tmp_path):
+    """A file whose first block pointer is 0 below its size (mkfs and writei never leave
+    one): reading it stops at the hole instead of allocating a block outside a
+    transaction (which was a panic: log_write outside of trans)."""
+    def edit(img):
+        img.set_inode(img.inum("notes"), addrs=[0] * 13)
+
+    d = rebuild(tmp_path, qemu_build, with_notes, edit=edit)
+    cmds = ["wc notes", "echo still here"]
+    st, t = xv6(cmds, build_dir=d)
+    assert st == 0 and "panic" not in t, t
+    out = outputs(t, cmds)
+    assert out["wc notes"].split() == ["0", "0", "0", "notes"], out["wc notes"]
+    assert out["echo still here"] == "still here\n"
+
+
 # ---- litex_sim: the engine ----
 
 @pytest.mark.simbuild
@@ -294,7 +437,7 @@ def test_litex_engine_enforce():
     listed = manifest_of(build)
     key = bytes.fromhex(open(subprocess.run(["python3", "-m", "gateware.devicekey"], cwd=os.path.dirname(OSPORT),
                                             capture_output=True, text=True, check=True).stdout.strip()).read())
-    files = dict(image_files(open(os.path.join(build, "fs.img"), "rb").read()))
+    files = image_files(open(os.path.join(build, "fs.img"), "rb").read())
     assert files["manifest.mac"].decode().strip() == hmac.new(key, files["manifest"], "sha256").hexdigest()
     readme = open(README, "rb").read()
     devmac = hmac.new(key, readme, "sha256").hexdigest()
@@ -327,3 +470,45 @@ def test_litex_engine_enforce():
     cached = sorted(map(int, re.search(r"exectime: ls: ([\d ]+) clocks", out["exectime ls README"]).group(1).split()))
     assert first[2] > cached[2] + 50000, (first, cached)
     assert out["wc README"].startswith("exec wc: refused: digest differs from the manifest"), out["wc README"]
+
+
+@pytest.mark.simbuild
+def test_litex_metadata_attacks(tmp_path):
+    """The metadata attacks on litex_sim, in one image and one boot: cat shares a block
+    with notes, ls has a block on the free list, notes2 points at the free bitmap. The
+    boot check on the engine reports cat and ls, exec refuses both after the writes that
+    would have changed them, and the pointer into the bitmap is never followed."""
+    from soc import sim
+    sim.build()
+    gen = os.path.join(sim.BUILD_DIR, "software", "include", "generated")
+    make("PLATFORM=litex", f"LITEX_GENERATED_DIR={gen}")
+    build = os.path.join(OSPORT, "build", "litex")
+    listed = manifest_of(build)
+
+    def change(files):
+        with_notes(files)
+        files["notes2"] = b"another unlisted file\n"
+
+    def edit(img):
+        share_victim_block(img)
+        img.set_used(img.blocks(img.inum("ls"))[1], False)
+        addrs = [0] * 13
+        addrs[0] = img.bmapstart
+        img.set_inode(img.inum("notes2"), size=0, addrs=addrs)
+
+    d = rebuild(tmp_path, build, change, edit=edit)
+    cmds = ["echo x >> notes", "echo x >> notes2", "echo hello > newfile", "cat README", "ls README",
+            "sha256sum -p hw cat", "sha256sum -p hw ls", "echo still here"]
+    st, t = xv6(cmds, timeout=600, platform="litex", boot_timeout=300, build_dir=d)
+    assert st == 0 and "panic" not in t, t[-4000:]
+    boot = t.split("$ ")[0]
+    m = boot_line(t, "enforce", failed=2)
+    assert m.group(5) == "engine", m.group(0)
+    assert "fs: 1 block pointers outside the data area (never followed), 2 blocks shared or marked free" in boot
+    assert "integrity: cat: a block is also another file's" in boot
+    assert "integrity: ls: a block is on the free list" in boot
+    out = outputs(t, cmds)
+    assert out["cat README"] == "exec cat: refused: a block is also another file's\nexec cat failed\n"
+    assert out["ls README"] == "exec ls: refused: a block is on the free list\nexec ls failed\n"
+    assert out["sha256sum -p hw ls"].split()[0] == listed["ls"]      # newfile was not given its block
+    assert out["echo still here"] == "still here\n"

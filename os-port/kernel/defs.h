@@ -56,6 +56,7 @@ int readi(struct inode *, int, uintptr, uint, uint);
 void stati(struct inode *, struct stat *);
 int writei(struct inode *, int, uintptr, uint, uint);
 void itrunc(struct inode *);
+const char *iblocks(struct inode *);
 
 /* socid.c */
 void socidcheck(void);

@@ -54,7 +54,9 @@ int exec(char *path, char **argv)
   }
   ilock(ip);
   /* the manifest's verdict (integrity.c); ip stays locked until the
-   * segments are loaded, so what runs is what was hashed */
+   * segments are loaded, and its blocks are its own (fs.c's block
+   * ownership), so no write can come between: what runs is what was
+   * hashed */
   if (integrity_exec(ip, path) < 0)
     goto bad;
   if (readi(ip, 0, (uintptr)&elf, 0, sizeof(elf)) != sizeof(elf))

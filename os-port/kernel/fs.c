@@ -28,6 +28,10 @@
  * read without a lock */
 struct superblock sb;
 
+/* The data area, [datastart, sb.size): the only blocks an inode may own.
+ * Set by fsinit() and never changed afterwards. */
+static uint datastart;
+
 static void readsb(int dev, struct superblock *sbp)
 {
   struct buf *bp = bread(dev, 1);
@@ -35,14 +39,27 @@ static void readsb(int dev, struct superblock *sbp)
   brelse(bp);
 }
 
+static void fscheck(int dev);
+
 /* Mount the root file system, from the first process (forkret): the
- * log's recovery sleeps on buffer locks. */
+ * log's recovery sleeps on buffer locks.  The image comes from outside
+ * (docs/integrity.md), so its layout is checked before anything is read
+ * through it: the regions in mkfs's order, none overlapping another, all
+ * on a disk no larger than the one fscheck()'s maps cover.  A disk that
+ * fails cannot be mounted at all: a panic that says why. */
 void fsinit(int dev)
 {
   readsb(dev, &sb);
   if (sb.magic != FSMAGIC)
     panic("invalid file system");
+  uint64 inodeend = (uint64)sb.inodestart + sb.ninodes / IPB + 1;
+  uint64 dataend = (uint64)sb.bmapstart + sb.size / BPB + 1;
+  if (sb.size > FSSIZE || sb.logstart < 2 || sb.nlog < 2 || sb.ninodes < 2 ||
+      (uint64)sb.logstart + sb.nlog > sb.inodestart || inodeend > sb.bmapstart || dataend > sb.size)
+    panic("fsinit: the superblock's regions overlap or leave the disk");
+  datastart = dataend;
   initlog(dev, &sb);
+  fscheck(dev);
 }
 
 /* zero block bno on disk (through the log) */
@@ -54,18 +71,167 @@ static void bzero(int dev, int bno)
   brelse(bp);
 }
 
+/* ---- Block ownership ----
+ *
+ * The image comes from outside (docs/integrity.md, "The file system's
+ * metadata"): its inodes may point at metadata blocks, two inodes may
+ * point at one block, and the bitmap may call an owned block free.  Left
+ * alone, a write to one file, or an allocation, would then change
+ * another file's bytes without a writei() on it, and integrity.c's
+ * verified mark (dropped only by writei() and itrunc() on the inode it
+ * belongs to) would vouch for bytes it never hashed.
+ *
+ * So at mount fscheck() counts every block pointer of every allocated
+ * inode (its direct blocks, its indirect block and that block's entries)
+ * and settles, for the whole boot:
+ *   - a pointer outside the data area is never followed: bmap() refuses
+ *     it, and balloc() never hands out such a block, so the log, the
+ *     inodes and the bitmap change only through log.c, iupdate()/ialloc()
+ *     and balloc()/bfree();
+ *   - a data block with two or more pointers, or with one while its bit
+ *     says free, is held: balloc() never hands it out and bfree() never
+ *     frees it, whatever its bit says (so its bit never changes again).
+ * The invariant from then on: a data block that is not held has at most
+ * one pointer, and its bit is set if it has one.  balloc() hands out only
+ * free blocks that are not held -- pointer-less, by the invariant -- and
+ * each to one inode; bfree() runs when that inode's itrunc() drops its
+ * pointer.  So a block that is not held belongs to one inode, and only
+ * bmap()/writei() on that inode, under its lock, change its bytes.
+ * iblocks() tells integrity.c whether all of a file's blocks are such. */
+
+/* blocks that are never allocated or freed this boot; written by
+ * fscheck() before any other process exists, only read afterwards */
+static uchar held[FSSIZE / 8 + 1];
+
+static int inmap(uchar *map, uint b)
+{
+  return map[b / 8] >> (b % 8) & 1;
+}
+
+static void setmap(uchar *map, uint b)
+{
+  map[b / 8] |= 1 << (b % 8);
+}
+
+static int indata(uint b)
+{
+  return b >= datastart && b < sb.size;
+}
+
+/* block b's bit in the free bitmap: 1 in use, 0 free */
+static int bitof(int dev, uint b)
+{
+  struct buf *bp = bread(dev, BBLOCK(b, sb));
+  int used = bp->data[(b % BPB) / 8] >> (b % 8) & 1;
+  brelse(bp);
+  return used;
+}
+
+/* one block pointer met by fscheck() */
+static void count(uchar *seen, uint b, int *outside)
+{
+  if (b == 0)
+    return;
+  if (!indata(b)) {
+    (*outside)++;
+    return;
+  }
+  if (inmap(seen, b))
+    setmap(held, b);
+  setmap(seen, b);
+}
+
+/* Count the pointers and fill held[] (see above).  From fsinit(), after
+ * the log's recovery (which may have rewritten any block), before any
+ * process but the first exists.  Each inode block and bitmap block is
+ * read once: a bread() is a few thousand clocks on VexRiscv. */
+static void fscheck(int dev)
+{
+  static uchar seen[FSSIZE / 8 + 1];
+  static uint addrs[IPB][NDIRECT + 1];
+  int outside = 0, nheld = 0;
+  for (uint first = 0; first < sb.ninodes; first += IPB) {
+    int n = 0;
+    struct buf *bp = bread(dev, IBLOCK(first, sb));
+    for (uint i = 0; i < IPB && first + i < sb.ninodes; i++) {
+      struct dinode *dip = (struct dinode *)bp->data + i;
+      /* inode 0 is never used; a free inode's pointers are cleared by
+       * ialloc() before use */
+      if (first + i > 0 && dip->type != 0)
+        memmove(addrs[n++], dip->addrs, sizeof(addrs[0]));
+    }
+    brelse(bp); /* not held while reading indirect blocks: one buffer at a time */
+    for (int k = 0; k < n; k++) {
+      for (int j = 0; j <= NDIRECT; j++)
+        count(seen, addrs[k][j], &outside);
+      if (indata(addrs[k][NDIRECT])) {
+        bp = bread(dev, addrs[k][NDIRECT]);
+        for (uint j = 0; j < NINDIRECT; j++)
+          count(seen, ((uint *)bp->data)[j], &outside);
+        brelse(bp);
+      }
+    }
+  }
+  for (uint first = 0; first < sb.size; first += BPB) {
+    struct buf *bp = bread(dev, BBLOCK(first, sb));
+    for (uint b = first; b < first + BPB && b < sb.size; b++) {
+      int used = bp->data[(b % BPB) / 8] >> (b % 8) & 1;
+      if (indata(b) && inmap(seen, b) && !used)
+        setmap(held, b);
+      nheld += inmap(held, b);
+    }
+    brelse(bp);
+  }
+  if (outside || nheld)
+    printf("fs: %d block pointers outside the data area (never followed), "
+           "%d blocks shared or marked free (never allocated)\n",
+        outside, nheld);
+}
+
+/* Whether block pointer b of a file is the file's own (see above): 0,
+ * or why not. */
+static const char *ownblock(int dev, uint b)
+{
+  if (b == 0)
+    return 0;
+  if (!indata(b))
+    return "a block is outside the data area";
+  if (inmap(held, b))
+    return bitof(dev, b) ? "a block is also another file's" : "a block is on the free list";
+  return 0;
+}
+
+/* Whether every block ip points at, its indirect block and those beyond
+ * its size included, belongs to ip alone: 0, or why not.  ip->lock held
+ * (its pointers do not change meanwhile). */
+const char *iblocks(struct inode *ip)
+{
+  const char *why = 0;
+  for (int i = 0; i <= NDIRECT && why == 0; i++)
+    why = ownblock(ip->dev, ip->addrs[i]);
+  if (why == 0 && ip->addrs[NDIRECT]) {
+    struct buf *bp = bread(ip->dev, ip->addrs[NDIRECT]);
+    for (uint j = 0; j < NINDIRECT && why == 0; j++)
+      why = ownblock(ip->dev, ((uint *)bp->data)[j]);
+    brelse(bp);
+  }
+  return why;
+}
+
 /* Allocate a zeroed data block; 0 if the disk is full.  Inside a
  * transaction.  Finding a 0 bit and setting it happen while this process
  * holds the bitmap block's sleep-lock, so two processes can never take
- * the same block.  Zeroing it keeps a previous file's data from showing
- * up in a new one. */
+ * the same block.  Only the data area's blocks that are not held are
+ * handed out, whatever the bitmap says of the others (Block ownership).
+ * Zeroing the block keeps a previous file's data from showing up in a
+ * new one. */
 static uint balloc(uint dev)
 {
   for (uint b = 0; b < sb.size; b += BPB) {
     struct buf *bp = bread(dev, BBLOCK(b, sb));
     for (uint bi = 0; bi < BPB && b + bi < sb.size; bi++) {
       uint m = 1u << (bi % 8);
-      if ((bp->data[bi / 8] & m) == 0) {
+      if ((bp->data[bi / 8] & m) == 0 && indata(b + bi) && !inmap(held, b + bi)) {
         bp->data[bi / 8] |= m;
         log_write(bp);
         brelse(bp);
@@ -79,9 +245,13 @@ static uint balloc(uint dev)
   return 0;
 }
 
-/* Free a data block: clear its bit in the bitmap.  Inside a transaction. */
+/* Free a data block: clear its bit in the bitmap.  Inside a transaction.
+ * A held block or one outside the data area keeps its bit (Block
+ * ownership): another pointer may still lead to it. */
 static void bfree(int dev, uint b)
 {
+  if (!indata(b) || inmap(held, b))
+    return;
   struct buf *bp = bread(dev, BBLOCK(b, sb));
   uint bi = b % BPB;
   uint m = 1u << (bi % 8);
@@ -291,35 +461,43 @@ void iunlockput(struct inode *ip)
   iput(ip);
 }
 
-/* Disk block of the bn-th block of ip, allocating it if needed; 0 when
- * the disk is full.  ip->lock held; inside a transaction if it may
- * allocate.  The first NDIRECT block numbers are in ip->addrs[], the next
+/* Disk block of the bn-th block of ip, allocating it if needed (alloc);
+ * 0 when the disk is full, or when there is none and !alloc.  ip->lock
+ * held; inside a transaction if it may allocate.  The first NDIRECT block numbers are in ip->addrs[], the next
  * NINDIRECT in the indirect block whose number is ip->addrs[NDIRECT].  A
  * block allocated here is recorded in ip->addrs[] (the caller's iupdate()
- * saves it) or in the indirect block (logged here). */
-static uint bmap(struct inode *ip, uint bn)
+ * saves it) or in the indirect block (logged here).  A pointer outside
+ * the data area, which only a forged image holds, is not followed: 0, as
+ * for a full disk (Block ownership). */
+static uint bmap(struct inode *ip, uint bn, int alloc)
 {
   uint addr;
   if (bn < NDIRECT) {
     if ((addr = ip->addrs[bn]) == 0) {
+      if (!alloc)
+        return 0;
       addr = balloc(ip->dev);
       if (addr == 0)
         return 0;
       ip->addrs[bn] = addr;
     }
-    return addr;
+    return indata(addr) ? addr : 0;
   }
   bn -= NDIRECT;
   if (bn < NINDIRECT) {
     if ((addr = ip->addrs[NDIRECT]) == 0) {
+      if (!alloc)
+        return 0;
       addr = balloc(ip->dev);
       if (addr == 0)
         return 0;
       ip->addrs[NDIRECT] = addr;
     }
+    if (!indata(addr))
+      return 0;
     struct buf *bp = bread(ip->dev, addr);
     uint *a = (uint *)bp->data;
-    if ((addr = a[bn]) == 0) {
+    if ((addr = a[bn]) == 0 && alloc) {
       addr = balloc(ip->dev);
       if (addr) {
         a[bn] = addr;
@@ -327,7 +505,7 @@ static uint bmap(struct inode *ip, uint bn)
       }
     }
     brelse(bp);
-    return addr;
+    return indata(addr) ? addr : 0;
   }
   panic("bmap: out of range");
   return 0;
@@ -345,12 +523,14 @@ void itrunc(struct inode *ip)
     }
   }
   if (ip->addrs[NDIRECT]) {
-    struct buf *bp = bread(ip->dev, ip->addrs[NDIRECT]);
-    uint *a = (uint *)bp->data;
-    for (uint j = 0; j < NINDIRECT; j++)
-      if (a[j])
-        bfree(ip->dev, a[j]);
-    brelse(bp);
+    if (indata(ip->addrs[NDIRECT])) {
+      struct buf *bp = bread(ip->dev, ip->addrs[NDIRECT]);
+      uint *a = (uint *)bp->data;
+      for (uint j = 0; j < NINDIRECT; j++)
+        if (a[j])
+          bfree(ip->dev, a[j]);
+      brelse(bp);
+    }
     bfree(ip->dev, ip->addrs[NDIRECT]);
     ip->addrs[NDIRECT] = 0;
   }
@@ -370,8 +550,9 @@ void stati(struct inode *ip, struct stat *st)
 
 /* Read n bytes at off into dst (user or kernel address).  ip->lock held.
  * Returns the bytes read (short at end of file), or -1 if the copy out
- * failed.  Needs no transaction: it reads only below size, and writei()
- * never leaves a block below size unallocated, so bmap() only looks up. */
+ * failed.  Needs no transaction: bmap() only looks up (writei() never
+ * leaves a block below size unallocated; a forged image may, and the
+ * read stops there). */
 int readi(struct inode *ip, int user_dst, uintptr dst, uint off, uint n)
 {
   if (off > ip->size || off + n < off)
@@ -380,7 +561,7 @@ int readi(struct inode *ip, int user_dst, uintptr dst, uint off, uint n)
     n = ip->size - off;
   uint tot, m;
   for (tot = 0; tot < n; tot += m, off += m, dst += m) {
-    uint addr = bmap(ip, off / BSIZE);
+    uint addr = bmap(ip, off / BSIZE, 0);
     if (addr == 0)
       break;
     struct buf *bp = bread(ip->dev, addr);
@@ -411,7 +592,7 @@ int writei(struct inode *ip, int user_src, uintptr src, uint off, uint n)
   ip->verified = 0;
   uint tot, m;
   for (tot = 0; tot < n; tot += m, off += m, src += m) {
-    uint addr = bmap(ip, off / BSIZE);
+    uint addr = bmap(ip, off / BSIZE, 1);
     if (addr == 0)
       break;
     struct buf *bp = bread(ip->dev, addr);
@@ -449,7 +630,7 @@ struct inode *dirlookup(struct inode *dp, char *name, uint *poff)
     panic("dirlookup not DIR");
   for (uint off = 0; off < dp->size; off += sizeof(de)) {
     if (readi(dp, 0, (uintptr)&de, off, sizeof(de)) != sizeof(de))
-      panic("dirlookup read");
+      break; /* a block bmap() refused (a forged image): the rest is not there */
     if (de.inum == 0)
       continue;
     if (namecmp(name, de.name) == 0) {
@@ -475,7 +656,7 @@ int dirlink(struct inode *dp, char *name, uint inum)
   }
   for (off = 0; off < dp->size; off += sizeof(de)) {
     if (readi(dp, 0, (uintptr)&de, off, sizeof(de)) != sizeof(de))
-      panic("dirlink read");
+      return -1; /* as in dirlookup() */
     if (de.inum == 0)
       break;
   }

@@ -88,6 +88,10 @@ static void read_head(void)
 {
   struct buf *buf = bread(log.dev, log.start);
   struct logheader *lh = (struct logheader *)(buf->data);
+  /* the image comes from outside: a count the log cannot hold would read
+   * past lh->block[] and install blocks from beyond the log */
+  if (lh->n < 0 || lh->n > LOGSIZE || lh->n >= log.size)
+    panic("log: the header counts %d blocks, more than the log holds", lh->n);
   log.lh.n = lh->n;
   for (int i = 0; i < log.lh.n; i++)
     log.lh.block[i] = lh->block[i];

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The shell: commands, redirection (< > >>), pipes (|), lists (;),
- * background jobs (&) and grouping with parentheses. */
+ * background jobs (&) and grouping with parentheses.  `sh` reads the
+ * console and prompts; `sh FILE` runs the commands in FILE without a
+ * prompt, as other shells do, so a script in the background does not
+ * write prompts into the console's output. */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
 #include "user/user.h"
@@ -136,9 +139,10 @@ static void runcmd(struct cmd *cmd)
   exit(0);
 }
 
-static int getcmd(char *buf, int nbuf)
+static int getcmd(char *buf, int nbuf, int prompt)
 {
-  write(2, "$ ", 2);
+  if (prompt)
+    write(2, "$ ", 2);
   memset(buf, 0, nbuf);
   gets(buf, nbuf);
   if (buf[0] == 0) /* EOF */
@@ -354,7 +358,7 @@ static struct cmd *parsecmd(char *s)
   return nulterminate(cmd);
 }
 
-int main(void)
+int main(int argc, char *argv[])
 {
   static char buf[100];
   int fd;
@@ -365,7 +369,16 @@ int main(void)
       break;
     }
   }
-  while (getcmd(buf, sizeof(buf)) >= 0) {
+  if (argc > 1) { /* a script: it becomes standard input */
+    if ((fd = open(argv[1], O_RDONLY)) < 0) {
+      fprintf(2, "sh: cannot open %s\n", argv[1]);
+      exit(1);
+    }
+    close(0);
+    dup(fd);
+    close(fd);
+  }
+  while (getcmd(buf, sizeof(buf), argc <= 1) >= 0) {
     char *s = buf;
     while (*s == ' ' || *s == '\t')
       s++;
