@@ -408,16 +408,23 @@ def test_rewritten_program_gets_blocks_of_its_own(qemu_build, tmp_path):
 def test_hole_in_a_file_is_read_short(qemu_build, tmp_path):
     """A file whose first block pointer is 0 below its size (mkfs and writei never leave
     one): reading it stops at the hole instead of allocating a block outside a
-    transaction (which was a panic: log_write outside of trans)."""
+    transaction (which was a panic: log_write outside of trans). A listed program with a
+    hole cannot be read by the boot check, which hashes the RAM disk in place."""
     def edit(img):
         img.set_inode(img.inum("notes"), addrs=[0] * 13)
+        ino = img.inode(img.inum("ls"))
+        ino["addrs"][13 - 1] = 0                    # ls's indirect block: blocks 12.. are holes
+        img.set_inode(img.inum("ls"), addrs=ino["addrs"])
 
     d = rebuild(tmp_path, qemu_build, with_notes, edit=edit)
-    cmds = ["wc notes", "echo still here"]
+    cmds = ["wc notes", "ls README", "echo still here"]
     st, t = xv6(cmds, build_dir=d)
     assert st == 0 and "panic" not in t, t
+    boot_line(t, "enforce", failed=1)
+    assert "integrity: ls: cannot be read" in t.split("$ ")[0]
     out = outputs(t, cmds)
     assert out["wc notes"].split() == ["0", "0", "0", "notes"], out["wc notes"]
+    assert out["ls README"] == "exec ls: refused: cannot be read\nexec ls failed\n"
     assert out["echo still here"] == "still here\n"
 
 

@@ -43,6 +43,7 @@ int dirlink(struct inode *, char *, uint);
 struct inode *dirlookup(struct inode *, char *, uint *);
 struct inode *ialloc(uint, short);
 struct inode *idup(struct inode *);
+struct inode *iget(uint, uint);
 void iinit(void);
 void ilock(struct inode *);
 void iput(struct inode *);
@@ -56,7 +57,7 @@ int readi(struct inode *, int, uintptr, uint, uint);
 void stati(struct inode *, struct stat *);
 int writei(struct inode *, int, uintptr, uint, uint);
 void itrunc(struct inode *);
-const char *iblocks(struct inode *);
+const char *iblocks(struct inode *, uint *);
 
 /* socid.c */
 void socidcheck(void);
@@ -64,6 +65,7 @@ void socidcheck(void);
 /* ramdisk.c */
 void ramdiskinit(void);
 void ramdiskrw(struct buf *, int);
+void *ramdiskblock(uint);
 
 /* kalloc.c */
 void *kalloc(void);

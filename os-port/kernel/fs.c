@@ -202,18 +202,31 @@ static const char *ownblock(int dev, uint b)
 }
 
 /* Whether every block ip points at, its indirect block and those beyond
- * its size included, belongs to ip alone: 0, or why not.  ip->lock held
- * (its pointers do not change meanwhile). */
-const char *iblocks(struct inode *ip)
+ * its size included, belongs to ip alone: 0, or why not.  With list, the
+ * same walk also writes the file's blocks in order, list[0..nb) for its
+ * nb = ceil(size / BSIZE) blocks up to MAXFILE (0 for a hole), so that a
+ * caller that reads them in place reads the indirect block once with us.
+ * ip->lock held (its pointers do not change meanwhile). */
+const char *iblocks(struct inode *ip, uint *list)
 {
   const char *why = 0;
+  uint nb = ip->size / BSIZE + (ip->size % BSIZE != 0);
   for (int i = 0; i <= NDIRECT && why == 0; i++)
     why = ownblock(ip->dev, ip->addrs[i]);
+  for (uint i = 0; list && i < NDIRECT && i < nb; i++)
+    list[i] = ip->addrs[i];
   if (why == 0 && ip->addrs[NDIRECT]) {
     struct buf *bp = bread(ip->dev, ip->addrs[NDIRECT]);
+    uint *a = (uint *)bp->data;
     for (uint j = 0; j < NINDIRECT && why == 0; j++)
-      why = ownblock(ip->dev, ((uint *)bp->data)[j]);
+      if (a[j]) /* most are 0 beyond the size */
+        why = ownblock(ip->dev, a[j]);
+    for (uint i = NDIRECT; list && i < nb && i < MAXFILE; i++)
+      list[i] = a[i - NDIRECT];
     brelse(bp);
+  } else {
+    for (uint i = NDIRECT; list && i < nb && i < MAXFILE; i++)
+      list[i] = 0;
   }
   return why;
 }
@@ -305,7 +318,6 @@ void iinit(void)
     initsleeplock(&itable.inode[i].lock, "inode");
 }
 
-static struct inode *iget(uint dev, uint inum);
 
 /* Allocate an on-disk inode of the given type; returns it unlocked (and
  * with a reference), or 0 when there are no free inodes.  Inside a
@@ -359,7 +371,7 @@ void iupdate(struct inode *ip)
  * this entry, and an inode freed by iput() was marked invalid here.  Free
  * entries are taken round the table from a moving hand, so the entry just
  * released is the last to be reused, not the first. */
-static struct inode *iget(uint dev, uint inum)
+struct inode *iget(uint dev, uint inum)
 {
   static int hand; /* where the search for a free entry starts; itable.lock */
   struct inode *ip, *empty = 0;
@@ -622,22 +634,30 @@ int namecmp(const char *s, const char *t)
  * dp->lock held.  The inode found is returned with a reference but not
  * locked: name may be "." (dp itself, whose lock we hold) or "..", and
  * locking it here could deadlock; the caller locks it after unlocking dp
- * if it needs to. */
+ * if it needs to.  A block at a time, not an entry at a time through
+ * readi(): on VexRiscv a bread() costs thousands of clocks, and the root
+ * directory's ~40 entries made every path lookup ~40 of them. */
 struct inode *dirlookup(struct inode *dp, char *name, uint *poff)
 {
-  struct dirent de;
   if (dp->type != T_DIR)
     panic("dirlookup not DIR");
-  for (uint off = 0; off < dp->size; off += sizeof(de)) {
-    if (readi(dp, 0, (uintptr)&de, off, sizeof(de)) != sizeof(de))
-      break; /* a block bmap() refused (a forged image): the rest is not there */
-    if (de.inum == 0)
-      continue;
-    if (namecmp(name, de.name) == 0) {
-      if (poff)
-        *poff = off;
-      return iget(dp->dev, de.inum);
+  for (uint off = 0; off < dp->size; off += BSIZE) {
+    uint addr = bmap(dp, off / BSIZE, 0);
+    if (addr == 0)
+      break; /* a hole or a block bmap() refused (a forged image) */
+    struct buf *bp = bread(dp->dev, addr);
+    struct dirent *de = (struct dirent *)bp->data;
+    uint n = min(dp->size - off, BSIZE) / sizeof(*de);
+    for (uint i = 0; i < n; i++) {
+      if (de[i].inum != 0 && namecmp(name, de[i].name) == 0) {
+        uint inum = de[i].inum;
+        brelse(bp);
+        if (poff)
+          *poff = off + i * sizeof(*de);
+        return iget(dp->dev, inum);
+      }
     }
+    brelse(bp);
   }
   return 0;
 }

@@ -42,3 +42,14 @@ void ramdiskrw(struct buf *b, int write)
   else
     memmove(b->data, addr, BSIZE);
 }
+
+/* Where block blockno lives in memory, for readers that take it in place
+ * (integrity.c's boot check, by DMA).  Only as new as the buffer cache
+ * when no block in the cache is newer than the disk: the caller argues
+ * that.  0 if the block is outside the RAM disk. */
+void *ramdiskblock(uint blockno)
+{
+  if ((uint64)(blockno + 1) * BSIZE > RAMDISK_MAX)
+    return 0;
+  return (void *)(RAMDISK_BASE + blockno * BSIZE);
+}
