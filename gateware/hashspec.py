@@ -157,7 +157,7 @@ HMAC_KEYS = (
 )
 HMAC_IPAD = 0x36
 HMAC_OPAD = 0x5C
-DEVICE_KEY_BYTES = 32       # build/device_key: made once per build tree, never committed
+DEVICE_KEY_BYTES = 32       # keys/device_key: made once per tree, kept, never committed
 
 # Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
 # of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine

@@ -92,6 +92,7 @@ def small_fs(xv6_build, out):
     # checks it at boot and refuses to run without one.
     from gateware import devicekey
     where = os.path.dirname(out)
+    devicekey.use(where)        # the key the board's bitstream holds, never a new one silently
     subprocess.run([sys.executable, os.path.join(osport, "tools", "mkmanifest.py"), "--key",
                     devicekey.path(), "--out", where] + files, check=True)
     files += [os.path.join(where, "manifest"), os.path.join(where, "manifest.mac")]

@@ -4,7 +4,7 @@
 hmac module and RFC 4231.
 
 One simulator per test, many messages each. The device key is a test key given to the
-core here (the SoC's comes from build/device_key). The frontend's side of HMAC (the key
+core here (the SoC's comes from keys/device_key). The frontend's side of HMAC (the key
 region, its errors) is tested in test_engine_frontend.py, the driver's in
 test_soc_firmware.py.
 """

@@ -23,7 +23,7 @@ sequences its inputs::
     done               the MAC is in context words 0..7             PASS
 
 The keys: K0 is either the 16 key words software wrote (``key_we``: the window's key
-region, write-only) or the device key, a constant of this gateware (build/device_key,
+region, write-only) or the device key, a constant of this gateware (keys/device_key,
 gateware/devicekey.py) held as the initial contents of the key memory's other half, so
 that the netlist's structure does not depend on it. Neither can be read: the context port
 returns the core's words (H, the byte count) and 0 for every other address, and the key

@@ -11,7 +11,7 @@
         the key as a C array on stdout: QEMU's kernel builds its stand-in device key
         (HASH_PLAT_SW_DEVICE_KEY) from the same file the manifest is signed with
 
-KEYFILE holds the key as one line of hex: build/device_key for LiteX (made by
+KEYFILE holds the key as one line of hex: keys/device_key for LiteX (made by
 `python3 -m gateware.devicekey`), tools/qemu-device-key.hex for QEMU (public, INSECURE).
 Standard library only: the build runs it with the system's python3.
 """
