@@ -197,7 +197,7 @@ static void known_answers(void)
  * hashed first), messages around it, on every path; streamed in pieces with a plain hash
  * of another context between them on the same engine (each piece then imports the HMAC
  * state: key words, init, the ipad block, the context); the device key on the engine.
- * The host checks every H row with Python's hmac (the device key: build/device_key).
+ * The host checks every H row with Python's hmac (the device key: keys/device_key).
  */
 static void h_row(int alg, const char *path, int keylen, size_t len, int r)
 {
@@ -245,6 +245,36 @@ static void rfc4231_rows(void)
         printf("\n");
       }
     }
+}
+
+/* A device-key HMAC switched out mid-message (another context takes the engine, so the
+ * driver saves the inner hash's state, derived from the key, into c), then ended by
+ * final (how 0), abort (1) or an engine error (2: DMA from outside main RAM). Returns
+ * the OR of c's saved-state words after the end, or -1 if the state was not saved. */
+static int devkey_state_left(int how)
+{
+  struct hash_ctx c, other;
+  uint32_t any = 0;
+  memset(&c, 0, sizeof(c)); /* so that a word left nonzero is one the driver wrote */
+  hash_hmac_begin(&c, HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0);
+  hash_update(&c, msgbuf, 128);
+  hash_begin(&other, HASH_SHA256, HASH_PROV_HW, 0); /* takes the engine: c is saved */
+  hash_update(&other, "in between", 10);
+  hash_final(&other, ref, 32);
+  for (int i = 0; i < HASH_HW_CTX_WORDS; i++)
+    any |= c.u.hw_ctx[i];
+  if (!c.hw_saved || !any)
+    return -1;
+  if (how == 0)
+    hash_final(&c, out, 32);
+  else if (how == 1)
+    hash_abort(&c);
+  else
+    hash_update(&c, (const void *)CSR_BASE, 64);
+  any = 0;
+  for (int i = 0; i < HASH_HW_CTX_WORDS; i++)
+    any |= c.u.hw_ctx[i];
+  return (int)any;
 }
 
 static void hmac_rows(void)
@@ -301,6 +331,12 @@ static void hmac_rows(void)
   check("hmac_abort_wipes_key", (int)(c.hmac_k0[0] | c.hmac_k0[4]), 0);
   h_row(HASH_SHA256, "afterabort", 64, 64,
       hash_hmac(HASH_SHA256, HASH_PROV_HW, 0, key, 64, msgbuf, 64, out, 32));
+  /* The device key's saved engine state goes with the message. */
+  check("hmac_final_wipes_saved_state", devkey_state_left(0), 0);
+  check("hmac_abort_wipes_saved_state", devkey_state_left(1), 0);
+  check("hmac_error_wipes_saved_state", devkey_state_left(2), 0);
+  h_row(HASH_SHA256, "dev", -1, 64,
+      hash_hmac(HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, 64, out, 32));
 }
 
 static void error_paths(void)

@@ -162,11 +162,15 @@ static uint32_t reset_engine(struct engine_state *e)
   return errors;
 }
 
-/* The engine failed: drop the message. */
+static void wipe_key(struct hash_ctx *c);
+
+/* The engine failed: drop the message (and a keyed one's secrets: nobody calls final or
+ * abort on a finished message). */
 static int fail(struct engine_state *e, struct hash_ctx *c, int err)
 {
   c->hw_errors = reset_engine(e);
   c->state = ST_FINISHED;
+  wipe_key(c);
   return err;
 }
 
@@ -538,15 +542,26 @@ static int finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size
 
 /* ---- the API ---- */
 
-/* A caller's HMAC key (or, in software, the states derived from it) must not outlive
- * its message in the context. */
+/* A keyed message's secrets must not outlive it in the context: a caller's HMAC key (or,
+ * in software, the states derived from it), and on the engine the saved engine state of
+ * any HMAC, the device key's too, which the lazy switch (save()) leaves in c->u.hw_ctx:
+ * the inner hash's state after K0 ^ ipad, derived from the key. Called by final and abort
+ * and when the engine fails the message (fail()). */
 static void wipe_key(struct hash_ctx *c)
 {
+  if (!c->hmac)
+    return;
   volatile uint32_t *k = c->provider == HASH_PROV_SW ? (uint32_t *)&c->u.hmac : c->hmac_k0;
   size_t n = c->provider == HASH_PROV_SW ? sizeof c->u.hmac : sizeof c->hmac_k0;
   if (c->hmac == HASH_HMAC_KEY_WINDOW)
     for (size_t i = 0; i < n / 4; i++)
       k[i] = 0;
+  if (c->provider == HASH_PROV_HW) {
+    volatile uint32_t *w = c->u.hw_ctx;
+    for (int i = 0; i < engines[algs[c->alg].engine].ctx_words; i++)
+      w[i] = 0;
+    c->hw_saved = 0;
+  }
 }
 
 int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
