@@ -4,7 +4,9 @@
 by git, left by `make clean`), never made again silently where something was built with
 one, deleted only by an explicit target, named by a fingerprint the engine computes too,
 and built into the SHA-256 engine (which never returns it: test_hmac_core,
-test_engine_frontend and the firmware's hmac_key_reads_zero check that side)."""
+test_engine_frontend and the firmware's hmac_key_reads_zero check that side). The kernel's
+boot line with the fingerprint: test_qemu_boot_prints_the_fingerprint here, and on the
+engine tests/test_xv6_integrity.py::test_litex_engine_enforce."""
 
 import hmac
 import os
@@ -193,19 +195,36 @@ def test_destroying_the_key_takes_confirm(tmp_path):
 
 
 def test_fingerprint_is_the_hmac_of_the_label(tmp_path, monkeypatch):
-    """HMAC-SHA-256 under the key of a label that never parses as a manifest line, its
-    first 8 bytes: what the engine can compute too."""
+    """The engine computes the same (os-port/kernel/devkey.c): HMAC-SHA-256 under the key
+    of a label that never parses as a manifest line, its first 8 bytes."""
     key = bytes(range(hashspec.DEVICE_KEY_BYTES))
     want = hmac.new(key, LABEL, "sha256").hexdigest()[:16]
     assert devicekey.FINGERPRINT_LABEL == LABEL and devicekey.fingerprint(key) == want
     # a manifest line is "<64 hex>  <name>\n": the label starts with no hex digit, has no newline
     assert not re.match(rb"[0-9a-f]", LABEL) and b"\n" not in LABEL
+    kernel = open(os.path.join(TOP, "os-port", "kernel", "devkey.c")).read()
+    assert f'label[] = "{LABEL.decode()}";' in kernel
     keyfile = tmp_path / "device_key"
     keyfile.write_text(key.hex() + "\n")
     monkeypatch.setenv("HASHSOC_DEVICE_KEY", str(keyfile))
     out = subprocess.run([sys.executable, "-m", "gateware.devicekey", "--fingerprint"], cwd=TOP,
                          capture_output=True, text=True, check=True).stdout
     assert out == want + "\n"
+
+
+def test_qemu_boot_prints_the_fingerprint():
+    """xv6 on QEMU prints the stand-in key's fingerprint, computed with HASH_F_DEVKEY."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from test_xv6_qemu import OSPORT, make, xv6
+    if not (shutil.which("qemu-system-riscv32") and shutil.which("riscv64-unknown-elf-gcc")):
+        pytest.skip("needs qemu-system-riscv32 and riscv64-unknown-elf-gcc")
+    make("PLATFORM=qemu")
+    key = bytes.fromhex(open(os.path.join(OSPORT, "tools", "qemu-device-key.hex")).read().strip())
+    st, t = xv6(["echo hi"])
+    assert st == 0, t
+    lines = [line for line in t.splitlines() if line.startswith("devicekey:")]
+    assert lines == [f"devicekey: fingerprint {devicekey.fingerprint(key)} (public QEMU stand-in, INSECURE)"], lines
+    assert key.hex()[:16] not in t
 
 
 def test_command_line_hmac(tmp_path, monkeypatch):

@@ -432,10 +432,11 @@ def test_hole_in_a_file_is_read_short(qemu_build, tmp_path):
 
 @pytest.mark.simbuild
 def test_litex_engine_enforce():
-    """One boot on litex_sim: the manifest checked on the engine (its device key), every
-    program runs, HMAC on the engine = Python's, the device key only verifies (the
-    software provider has no device key on LiteX), the cache makes a second exec
-    cheaper than a first one, and a program written at run time is refused."""
+    """One boot on litex_sim: the device key's fingerprint computed on the engine is the
+    build key's, the manifest checked on the engine (its device key), every program runs,
+    HMAC on the engine = Python's, the device key only verifies (the software provider has
+    no device key on LiteX), the cache makes a second exec cheaper than a first one, and a
+    program written at run time is refused."""
     from soc import sim
     sim.build()
     gen = os.path.join(sim.BUILD_DIR, "software", "include", "generated")
@@ -459,6 +460,12 @@ def test_litex_engine_enforce():
     assert st == 0 and "panic" not in t, t[-4000:]
     m = boot_line(t, "enforce")
     assert int(m.group(2)) == len(listed) and m.group(5) == "engine", m.group(0)
+    # the fingerprint the engine computes is the build key's (docs/integrity.md, "The device
+    # key's life"), and nothing more of the key is shown
+    fp = hmac.new(key, b"HashSoC device key fingerprint v1", "sha256").hexdigest()[:16]
+    assert [line for line in t.splitlines() if line.startswith("devicekey:")] == \
+        [f"devicekey: fingerprint {fp} (engine)"], t[:3000]
+    assert key.hex()[:16] not in t
     out = outputs(t, cmds)
     assert "refused" not in t.split("$ echo x >> wc")[0], t
     assert "README" in out["ls"] and out["echo hello"] == "hello\n"

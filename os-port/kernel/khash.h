@@ -6,7 +6,8 @@
  *   hashfile.c    hashopen()'s file type: write = update, read = final
  *   khashbench.c  hashing timed in kernel space, the boot benchmark
  *   syshash.c     the system calls hash, khashbench, hmac, hmacverify, verify
- *                 (sysfile.c: hashopen; integrity.c: the manifest behind verify) */
+ *                 (sysfile.c: hashopen; integrity.c: the manifest behind verify)
+ *   devkey.c      the device key's fingerprint at boot */
 #ifndef XV_KHASH_H
 #define XV_KHASH_H
 #define KHASH_MAX_XOF      4096  /* largest SHAKE output of one hash()/read() */
@@ -42,6 +43,10 @@ int khash_open(int alg, int provider, struct file *f);
 int khash_read(struct file *f, uintptr addr, int n);
 int khash_write(struct file *f, uintptr addr, int n);
 void khash_close(struct khstream *s);
+
+/* devkey.c: "devicekey: fingerprint <16 hex> (engine)" on the console */
+#define DEVKEY_FINGERPRINT_BYTES 8
+void devkey_print_fingerprint(void);
 
 /* khashbench.c */
 int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed);

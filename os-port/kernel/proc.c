@@ -28,6 +28,7 @@
 #include "sbi.h"
 #include "defs.h"
 #include "integrity.h"
+#include "khash.h"
 
 struct cpu cpus[NCPU];
 struct proc proc[NPROC];
@@ -486,6 +487,9 @@ static void forkret(void)
      * because it sleeps */
     first = 0;
     fsinit(ROOTDEV);
+    /* which device key this board holds (devkey.c), before the check
+     * that stops the boot if the image was signed with another one */
+    devkey_print_fingerprint();
     /* before init runs: the manifest's check (integrity.c) decides
      * what may be executed, init included */
     integrity_boot();
