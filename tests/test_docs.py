@@ -32,7 +32,7 @@ MAKEFILES = {".": ["Makefile", "boards/boards.mk"],
              "firmware/experiments/seed001": ["firmware/experiments/seed001/Makefile", "firmware/libhash/libhash.mk",
                                               "firmware/libhash/swhash/swhash.mk"]}
 # Paths the docs may name that only a build makes (besides anything under a build/ folder).
-GENERATED = {"firmware.bin", "os-port/build"}
+GENERATED = {"firmware.bin", "os-port/build", "keys/device_key"}
 # Where a doc's relative links point from, when not from its own folder.
 LINK_BASE = {"scripts/fpga/analysis.md": "docs"}         # rendered into docs/fpga.md
 SOURCE_EXT = (".py", ".c", ".h", ".S", ".sh", ".mk", "Makefile", "run")
