@@ -163,22 +163,29 @@ static void fscheck(int dev)
     brelse(bp); /* not held while reading indirect blocks: one buffer at a time */
     for (int k = 0; k < n; k++) {
       for (int j = 0; j <= NDIRECT; j++)
-        count(seen, addrs[k][j], &outside);
+        if (addrs[k][j])
+          count(seen, addrs[k][j], &outside);
       if (indata(addrs[k][NDIRECT])) {
         bp = bread(dev, addrs[k][NDIRECT]);
+        uint *a = (uint *)bp->data;
         for (uint j = 0; j < NINDIRECT; j++)
-          count(seen, ((uint *)bp->data)[j], &outside);
+          if (a[j]) /* most are 0: files are short */
+            count(seen, a[j], &outside);
         brelse(bp);
       }
     }
   }
   for (uint first = 0; first < sb.size; first += BPB) {
     struct buf *bp = bread(dev, BBLOCK(first, sb));
-    for (uint b = first; b < first + BPB && b < sb.size; b++) {
-      int used = bp->data[(b % BPB) / 8] >> (b % 8) & 1;
-      if (indata(b) && inmap(seen, b) && !used)
-        setmap(held, b);
-      nheld += inmap(held, b);
+    /* a byte of the bitmap and of seen[] at a time: 8 blocks (first is a
+     * multiple of BPB, so block b is bit b % 8 of byte b / 8 in both) */
+    for (uint b = first; b < first + BPB && b < sb.size; b += 8) {
+      uint i = b / 8, freeseen = seen[i] & ~bp->data[(b % BPB) / 8];
+      for (uint k = 0; freeseen && k < 8; k++)
+        if ((freeseen >> k & 1) && indata(b + k))
+          setmap(held, b + k);
+      for (uint m = held[i]; m; m &= m - 1)
+        nheld++;
     }
     brelse(bp);
   }
