@@ -47,7 +47,7 @@ import time
 from . import hashspec
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FINGERPRINT_LABEL = b"HashSoC device key fingerprint v1"
+FINGERPRINT_LABEL = hashspec.DEVICE_KEY_FINGERPRINT_LABEL.encode()
 STAMP = "device_key.fingerprint"
 # Where products built with the key live: their stamps are looked for here, a level or two
 # down (build/engines, os-port/build/litex, build/ulx3s-twin/serialboot-*).
@@ -86,8 +86,9 @@ def say(msg):
 
 
 def fingerprint(key=None):
-    """16 hex digits: HMAC-SHA-256(key, FINGERPRINT_LABEL)'s first 8 bytes."""
-    return hmac.new(load() if key is None else key, FINGERPRINT_LABEL, "sha256").hexdigest()[:16]
+    """HMAC-SHA-256(key, FINGERPRINT_LABEL)'s first DEVICE_KEY_FINGERPRINT_BYTES bytes, hex."""
+    mac = hmac.new(load() if key is None else key, FINGERPRINT_LABEL, "sha256").digest()
+    return mac[:hashspec.DEVICE_KEY_FINGERPRINT_BYTES].hex()
 
 
 def stamps():

@@ -158,6 +158,12 @@ HMAC_KEYS = (
 HMAC_IPAD = 0x36
 HMAC_OPAD = 0x5C
 DEVICE_KEY_BYTES = 32       # keys/device_key: made once per tree, kept, never committed
+# The device key's fingerprint: the first FINGERPRINT_BYTES bytes of the device key's
+# HMAC-SHA-256 of this label, computed by the host (gateware/devicekey.py) and by the engine
+# (the xv6 kernel's boot line). The label never parses as a manifest line ("<64 hex>  <name>"):
+# it starts with no hex digit and holds no newline.
+DEVICE_KEY_FINGERPRINT_LABEL = "HashSoC device key fingerprint v1"
+DEVICE_KEY_FINGERPRINT_BYTES = 8
 
 # Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
 # of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine

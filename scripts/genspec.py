@@ -95,7 +95,10 @@ def c_header():
     L += [f"#define HASH_HMAC_IPAD 0x{S.HMAC_IPAD:02X}",
           f"#define HASH_HMAC_OPAD 0x{S.HMAC_OPAD:02X}",
           f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* K0: the window's key words */",
-          f"#define HASH_DEVICE_KEY_BYTES {S.DEVICE_KEY_BYTES} /* keys/device_key */"]
+          f"#define HASH_DEVICE_KEY_BYTES {S.DEVICE_KEY_BYTES} /* keys/device_key */",
+          f'#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "{S.DEVICE_KEY_FINGERPRINT_LABEL}"',
+          f"#define HASH_DEVICE_KEY_FINGERPRINT_BYTES {S.DEVICE_KEY_FINGERPRINT_BYTES} "
+          "/* of the device key's HMAC of the label */"]
     L += ["", "/* Providers: who computes a digest. */"]
     for i, p in enumerate(S.PROVIDERS):
         L.append(f"#define HASH_PROV_{p.name.upper()} {i} /* {p.doc} */")

@@ -202,8 +202,11 @@ def test_fingerprint_is_the_hmac_of_the_label(tmp_path, monkeypatch):
     assert devicekey.FINGERPRINT_LABEL == LABEL and devicekey.fingerprint(key) == want
     # a manifest line is "<64 hex>  <name>\n": the label starts with no hex digit, has no newline
     assert not re.match(rb"[0-9a-f]", LABEL) and b"\n" not in LABEL
+    spec = open(os.path.join(TOP, "firmware", "libhash", "include", "hashsoc", "hash_spec.h")).read()
+    assert f'#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "{LABEL.decode()}"' in spec
+    assert "#define HASH_DEVICE_KEY_FINGERPRINT_BYTES 8 " in spec
     kernel = open(os.path.join(TOP, "os-port", "kernel", "devkey.c")).read()
-    assert f'label[] = "{LABEL.decode()}";' in kernel
+    assert "label[] = HASH_DEVICE_KEY_FINGERPRINT_LABEL;" in kernel
     keyfile = tmp_path / "device_key"
     keyfile.write_text(key.hex() + "\n")
     monkeypatch.setenv("HASHSOC_DEVICE_KEY", str(keyfile))

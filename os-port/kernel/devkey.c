@@ -23,8 +23,8 @@
 #include "hashsoc/hash.h"
 #include "hash_plat_kernel.h" /* HASH_PLAT_SW_DEVICE_KEY: QEMU's stand-in */
 
-/* gateware/devicekey.py's FINGERPRINT_LABEL */
-static const char label[] = "HashSoC device key fingerprint v1";
+/* gateware/hashspec.py's DEVICE_KEY_FINGERPRINT_LABEL, as the host's */
+static const char label[] = HASH_DEVICE_KEY_FINGERPRINT_LABEL;
 
 #ifdef HASH_PLAT_SW_DEVICE_KEY
 #define SWNOTE "public QEMU stand-in, INSECURE"
@@ -36,7 +36,7 @@ void devkey_print_fingerprint(void)
 {
   static const char hexdigit[] = "0123456789abcdef";
   uint8_t mac[32];
-  char fp[2 * DEVKEY_FINGERPRINT_BYTES + 1];
+  char fp[2 * HASH_DEVICE_KEY_FINGERPRINT_BYTES + 1];
   int hw = khash_engine_present(HASH_SHA256);
   const char *note = hw ? "engine" : SWNOTE;
 
@@ -49,11 +49,11 @@ void devkey_print_fingerprint(void)
   if (r != (int)sizeof mac) {
     printf("devicekey: no fingerprint: the HMAC failed (%d, %s)\n", r, note);
   } else {
-    for (int i = 0; i < DEVKEY_FINGERPRINT_BYTES; i++) {
+    for (int i = 0; i < HASH_DEVICE_KEY_FINGERPRINT_BYTES; i++) {
       fp[2 * i] = hexdigit[mac[i] >> 4];
       fp[2 * i + 1] = hexdigit[mac[i] & 15];
     }
-    fp[2 * DEVKEY_FINGERPRINT_BYTES] = 0;
+    fp[2 * HASH_DEVICE_KEY_FINGERPRINT_BYTES] = 0;
     printf("devicekey: fingerprint %s (%s)\n", fp, note);
   }
   memset(mac, 0, sizeof mac);

@@ -45,7 +45,6 @@ int khash_write(struct file *f, uintptr addr, int n);
 void khash_close(struct khstream *s);
 
 /* devkey.c: "devicekey: fingerprint <16 hex> (engine)" on the console */
-#define DEVKEY_FINGERPRINT_BYTES 8
 void devkey_print_fingerprint(void);
 
 /* khashbench.c */

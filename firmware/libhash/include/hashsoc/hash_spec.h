@@ -125,6 +125,8 @@ enum hash_engine_id {
 #define HASH_HMAC_OPAD 0x5C
 #define HASH_HMAC_KEY_WORDS 16 /* K0: the window's key words */
 #define HASH_DEVICE_KEY_BYTES 32 /* keys/device_key */
+#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "HashSoC device key fingerprint v1"
+#define HASH_DEVICE_KEY_FINGERPRINT_BYTES 8 /* of the device key's HMAC of the label */
 
 /* Providers: who computes a digest. */
 #define HASH_PROV_SW 0 /* software: the portable C in firmware/libhash/swhash */
