@@ -70,7 +70,7 @@ def soc_kwargs(args):
 
 
 def make_builder(soc, output_dir, compile_gateware, compile_software):
-    from litex.soc.integration.builder import Builder
+    from soc.bootrom import Builder
     return Builder(soc, output_dir=output_dir, compile_gateware=compile_gateware,
                    compile_software=compile_software,
                    csr_json=os.path.join(output_dir, "csr.json"),

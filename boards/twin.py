@@ -168,13 +168,13 @@ class Twin:
         os.makedirs(self.build_dir, exist_ok=True)
         with open(os.path.join(self.build_dir, ".build.lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            tag = sim.source_tag(("twin", self.board), ("gateware", "soc", "boards"))
+            tag = sim.source_tag(("twin", self.board), sim.SOURCES + ("boards",))
             stamp = os.path.join(self.build_dir, ".built")
             vsim = os.path.join(self.gateware_dir, "obj_dir", "Vsim")
             if not force and os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag:
                 return self.build_dir
             sim.use_venv_python()
-            from litex.soc.integration.builder import Builder
+            from soc.bootrom import Builder
             name = f"{self.board}-twin"
             cfg = SimConfig()
             cfg.add_clocker("sys_clk", freq_hz=self.sys_clk_freq)

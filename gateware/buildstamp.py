@@ -15,9 +15,18 @@ import os
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# What a product is made from: Python (gateware, SoCs), and the C, assembly and Makefiles of
+# the ROM's software (firmware/bootrom, the hash library it links).
+SOURCE_EXTS = (".py", ".c", ".h", ".S", ".mk")
+
+
+def is_source(name):
+    return name.endswith(SOURCE_EXTS) or name == "Makefile"
+
+
 def source_digest(paths, *extra):
-    """16 hex digits over `extra` and every .py file under `paths` (folders or files,
-    relative to the repository's top), in a fixed order."""
+    """16 hex digits over `extra` and every source file (is_source) under `paths` (folders
+    or files, relative to the repository's top), in a fixed order."""
     h = hashlib.sha256(repr(extra).encode())
     for p in paths:
         full = os.path.join(TOP, p)
@@ -25,7 +34,7 @@ def source_digest(paths, *extra):
             names = [full]
         else:
             names = [os.path.join(root, f) for root, _, files in sorted(os.walk(full))
-                     for f in sorted(files) if f.endswith(".py")]
+                     for f in sorted(files) if is_source(f)]
         for name in names:
             with open(name, "rb") as fh:
                 h.update(fh.read())

@@ -165,6 +165,32 @@ DEVICE_KEY_BYTES = 32       # keys/device_key: made once per tree, kept, never c
 DEVICE_KEY_FINGERPRINT_LABEL = "HashSoC device key fingerprint v1"
 DEVICE_KEY_FINGERPRINT_BYTES = 8
 
+# The signed boot image (docs/integrity.md, "Verified boot"): what the ROM checks before it
+# jumps to a program in main RAM. The image's header is loaded at main RAM base +
+# BOOT_HEADER_OFFSET (beside, not inside, the image: xv6 and the firmware run from main RAM's
+# first byte): BOOT_HEADER's little-endian words, then the MAC, HMAC-SHA-256 under the device
+# key of the words and the image's `length` bytes at `load`, computed by the engine.
+BOOT_MAGIC = 0x31495348     # "HSI1" as bytes in memory
+BOOT_FORMAT = 1             # the header's layout; another one is refused
+BOOT_HEADER = (
+    Bit("magic", "BOOT_MAGIC"),
+    Bit("format", "BOOT_FORMAT: the layout of this header"),
+    Bit("version", "the image's version: refused below the ROM's minimum (anti-rollback)"),
+    Bit("length", "bytes of the image, 1 or more"),
+    Bit("load", "its byte address in main RAM"),
+    Bit("entry", "where the ROM jumps, inside the image"),
+    Bit("flags", "0 (reserved)"),
+    Bit("reserved", "0"),
+)
+BOOT_HEADER_WORDS = len(BOOT_HEADER)
+BOOT_MAC_BYTES = 32
+BOOT_HEADER_BYTES = 4 * BOOT_HEADER_WORDS + BOOT_MAC_BYTES
+BOOT_HEADER_OFFSET = 0x1FF000   # main RAM's last page below 2 MiB (xv6's RAM disk)
+# The oldest image version a ROM accepts unless its build says otherwise, and the version
+# `make` signs xv6 and the firmware with.
+BOOT_MIN_VERSION = 1
+BOOT_IMAGE_VERSION = 1
+
 # Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
 # of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine
 # reads them itself and the pieces they name, in order, as one DMA command (`last` ends

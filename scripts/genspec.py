@@ -99,6 +99,16 @@ def c_header():
           f'#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "{S.DEVICE_KEY_FINGERPRINT_LABEL}"',
           f"#define HASH_DEVICE_KEY_FINGERPRINT_BYTES {S.DEVICE_KEY_FINGERPRINT_BYTES} "
           "/* of the device key's HMAC of the label */"]
+    L += ["", "/* The signed boot image the ROM checks (docs/integrity.md, \"Verified boot\"): its",
+          " * header's words at main RAM base + BOOT_HEADER_OFFSET, then the MAC. */",
+          f"#define BOOT_MAGIC 0x{S.BOOT_MAGIC:08X}",
+          f"#define BOOT_FORMAT {S.BOOT_FORMAT}",
+          f"#define BOOT_HEADER_WORDS {S.BOOT_HEADER_WORDS}"]
+    for i, w in enumerate(S.BOOT_HEADER):
+        L.append(f"#define BOOT_W_{w.name.upper()} {i} /* word {i}: {w.doc} */")
+    L += [f"#define BOOT_MAC_BYTES {S.BOOT_MAC_BYTES}",
+          f"#define BOOT_HEADER_BYTES {S.BOOT_HEADER_BYTES}",
+          f"#define BOOT_HEADER_OFFSET 0x{S.BOOT_HEADER_OFFSET:X}"]
     L += ["", "/* Providers: who computes a digest. */"]
     for i, p in enumerate(S.PROVIDERS):
         L.append(f"#define HASH_PROV_{p.name.upper()} {i} /* {p.doc} */")

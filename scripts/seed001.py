@@ -95,7 +95,8 @@ def build_firmware(pad=0):
 
 def run_sim(image, timeout=600):
     """Run one image in litex_sim (the simulator must be built); return the console text."""
-    argv, cwd = sim.sim_command(image)
+    # signed by its Makefile: boot.json beside it loads the header too (soc/bootrom.py)
+    argv, cwd = sim.sim_command(os.path.join(os.path.dirname(image), "boot.json"))
     t0 = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)

@@ -183,12 +183,14 @@ def main():
         fs = os.path.join(xv6_build, "fs.img")
         fs_size = os.path.getsize(fs)
     images = os.path.join(work, "boot.json")
-    # The kernel last: litex_term jumps to the address of the last image.
+    header = os.path.join(xv6_build, "kernel.hdr")
+    # The kernel last: litex_term jumps to the address of the last image. Its signed header
+    # goes too: the ROM checks the kernel before the jump (soc/bootrom.py).
     with open(images, "w") as f:
-        json.dump({fs: boot["fs.img"], kernel: boot["kernel.bin"]}, f)
+        json.dump({fs: boot["fs.img"], header: boot["kernel.hdr"], kernel: boot["kernel.bin"]}, f)
 
     payload = FRAME_DATA
-    sizes = {"kernel.bin": os.path.getsize(kernel), "fs.img": fs_size}
+    sizes = {"kernel.bin": os.path.getsize(kernel), "kernel.hdr": os.path.getsize(header), "fs.img": fs_size}
     wire = sum(wire_bytes(n, payload) for n in sizes.values())
 
     port = free_port()
@@ -223,6 +225,9 @@ def main():
         figures["reset_to_init_clocks"] = int(m.group(1))
         e = re.search(r"kernel: entered (\d+) ms after reset", term.buf)
         figures["kernel_to_init_clocks"] = int(m.group(1)) - int(e.group(1)) * twin.sys_clk_freq // 1000
+        # The ROM's check of the kernel, between the upload's end and the jump (soc/bootrom.py).
+        figures["rom_check_clocks"] = int(re.search(r"bootrom: image \S+ version \d+ verified in (\d+) clocks",
+                                                    term.buf).group(1))
         for c in args.cmd:
             mark = len(term.buf)
             term.send(c + "\n")
@@ -262,9 +267,9 @@ def main():
         f = twin.sys_clk_freq
         figures["baud"] = BAUD
         figures["bios_clocks"] = int(first.group(1))
-        fixed_s = (figures["bios_clocks"] + figures["kernel_to_init_clocks"]) / f
+        fixed_s = (figures["bios_clocks"] + figures["rom_check_clocks"] + figures["kernel_to_init_clocks"]) / f
         full = os.path.getsize(os.path.join(xv6_build, "fs.img"))
-        kernel_wire = wire_bytes(sizes["kernel.bin"], payload)
+        kernel_wire = wire_bytes(sizes["kernel.bin"], payload) + wire_bytes(sizes["kernel.hdr"], payload)
         uploads = {"uploaded": wire,
                    "full_fs": kernel_wire + wire_bytes(full, payload),
                    "full_fs_untrimmed": kernel_wire + wire_bytes(FSSIZE_BYTES, payload)}
@@ -275,7 +280,7 @@ def main():
             for baud in (115200, 1_000_000):
                 d[f"reset_to_prompt_s_at_{baud}"] = round(fixed_s + w * 10 / baud, 1)
         figures["full_fs"]["fs_bytes"] = full
-        print(f"\nserialboot: {sizes['kernel.bin']} + {sizes['fs.img']} bytes uploaded, {wire} on the wire, "
+        print(f"\nserialboot: {sizes['kernel.bin']} + {sizes['kernel.hdr']} + {sizes['fs.img']} bytes uploaded, {wire} on the wire, "
               f"no byte lost at {BAUD} baud; BIOS {figures['bios_clocks']} clocks, kernel to init "
               f"{figures['kernel_to_init_clocks']} clocks at {f / 1e6:g} MHz. Reset to prompt on the board "
               f"(computed) with the full RAM disk: {figures['full_fs']['reset_to_prompt_s']} s "

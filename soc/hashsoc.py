@@ -15,7 +15,9 @@ import litex.build.tools
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.integration.soc_core import SoCCore
 
+from gateware import hashspec
 from gateware.litex_wrapper import HashAccelerator
+from soc.bootrom import use_verified_boot
 from soc.identity import SoCIdentity, soc_description_id
 from soc.l2wt import WriteThroughL2
 
@@ -50,7 +52,8 @@ class HashSoC(SoCCore):
     # identity and say on the console that it is the wrong SoC.
     csr_map = {"cpu": 0, "ctrl": 1, "identifier_mem": 2, "uart": 3, "soc_id": 4}
 
-    def __init__(self, platform, sys_clk_freq, ident="HashSoC", **kwargs):
+    def __init__(self, platform, sys_clk_freq, ident="HashSoC", boot_min_version=hashspec.BOOT_MIN_VERSION,
+                 **kwargs):
         kwargs.setdefault("cpu_type", "vexriscv")
         kwargs.setdefault("cpu_variant", "linux")
         kwargs.setdefault("uart_name", "serial")
@@ -62,6 +65,10 @@ class HashSoC(SoCCore):
         # LiteX's SoC builder does not pass with_timer to VexRiscv: without this call the
         # CPU's timerInterrupt is tied to 0 and there is no machine time to read.
         self.cpu.add_timer()
+        # The ROM checks every program before it jumps (soc/bootrom.py); it refuses images
+        # older than this version, which the bitstream holds (anti-rollback).
+        use_verified_boot(self)
+        self.add_config("BOOT_MIN_VERSION", int(boot_min_version))
         self.soc_id = SoCIdentity()
 
     def do_finalize(self):

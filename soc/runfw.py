@@ -63,9 +63,11 @@ def prepare(target, app, bench, built_for=None):
     target's own); return ((argv, cwd) of a run, the image)."""
     build_dir, twin = _soc(target)
     image = build_firmware(app, bench, _soc(built_for)[0] if built_for else build_dir)
+    # The firmware's Makefile signs it: boot.json loads its header beside it (soc/bootrom.py).
+    boot = os.path.join(os.path.dirname(image), "boot.json")
     if twin is None:
-        return sim.sim_command(image), image
-    return twin.prepare_run([(image, twin.main_ram_base)], bios="direct"), image
+        return sim.sim_command(boot), image
+    return twin.prepare_run(sim.load_images(boot), bios="direct"), image
 
 
 def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim", built_for=None):

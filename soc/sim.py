@@ -4,6 +4,9 @@
     python -m soc.sim --build-only              # build (cached) and stop
     python -m soc.sim --ram-init image.json     # run: UART on stdin/stdout
 
+The ROM runs a program only with its signed header (soc/bootrom.py): image.json lists the
+header (scripts/signimage.py writes both), or image.bin has image.hdr beside it.
+
 The simulator is built with a main RAM whose contents come from `sim_main_ram.init`, read
 when the simulation starts, so a new program (firmware, xv6) runs without rebuilding
 Verilator: `run()` rewrites that file from the images and starts obj_dir/Vsim. The BIOS
@@ -29,11 +32,12 @@ import sys
 from litex.build.generic_platform import Pins, Subsignal
 from litex.build.sim import SimPlatform
 from litex.build.sim.config import SimConfig
-from litex.soc.integration.builder import Builder
+from soc.bootrom import Builder
 from litex.build.sim.platform import SimFinish, SimMarker
 
 from migen.genlib.io import CRG
 
+from gateware import hashspec
 from gateware.buildstamp import source_digest
 from scripts import steps
 from soc.hashsoc import HashSoC
@@ -82,8 +86,12 @@ class SimHashSoC(HashSoC):
         self.add_hash_engines(engines, sha256_variant=sha256_variant)
 
 
-def source_tag(extra, subdirs=("gateware", "soc")):
-    """A hash of `extra` and every .py file under `subdirs`: a build is reused while equal."""
+# What the simulator and its ROM are made from (a board twin adds boards/).
+SOURCES = ("gateware", "soc", "firmware/bootrom", "firmware/libhash")
+
+
+def source_tag(extra, subdirs=SOURCES):
+    """A hash of `extra` and every source under `subdirs`: a build is reused while equal."""
     return source_digest(subdirs, extra)
 
 
@@ -175,13 +183,17 @@ def _build_locked(engines, sha256_variant, force):
 
 
 def load_images(spec, base=MAIN_RAM_BASE):
-    """Images for main RAM: a .bin (loaded at the RAM base) or a .json {file: address}."""
+    """Images for main RAM: a .json {file: address}, or a .bin loaded at the RAM base with
+    its signed header (<name>.hdr beside it, scripts/signimage.py) if there is one: without
+    it the ROM refuses to run the program."""
     if spec.endswith(".json"):
         d = os.path.dirname(os.path.abspath(spec))
         with open(spec) as f:
             items = json.load(f).items()
         return [(os.path.join(d, k), int(v, 0)) for k, v in items]
-    return [(spec, base)]
+    header = os.path.splitext(spec)[0] + ".hdr"
+    signed = [(header, base + hashspec.BOOT_HEADER_OFFSET)] if os.path.exists(header) else []
+    return signed + [(spec, base)]
 
 
 def write_ram_init(images, path=None):

@@ -57,7 +57,7 @@ def rebuild(tmp_path, build, change, kernel_from=None, edit=None):
         img = Image((tmp_path / "fs.img").read_bytes())
         edit(img)
         (tmp_path / "fs.img").write_bytes(bytes(img))
-    for f in ("kernel.elf", "kernel.bin", "boot.json"):          # boot.json: litex_sim's
+    for f in ("kernel.elf", "kernel.bin", "kernel.hdr", "boot.json"):  # litex_sim's: signed kernel
         if os.path.exists(os.path.join(kernel_from or build, f)):
             shutil.copy(os.path.join(kernel_from or build, f), tmp_path / f)
     return str(tmp_path)

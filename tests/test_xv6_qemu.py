@@ -300,10 +300,11 @@ def test_litex_platform_builds():
     sim.build()
     make("PLATFORM=litex")
     b = os.path.join(OSPORT, "build", "litex")
-    for f in ("kernel.elf", "kernel.bin", "fs.img", "boot.json"):
+    for f in ("kernel.elf", "kernel.bin", "kernel.hdr", "fs.img", "boot.json"):
         assert os.path.getsize(os.path.join(b, f)) > 0, f
     boot = json.load(open(os.path.join(b, "boot.json")))
-    assert boot == {"kernel.bin": "0x40000000", "fs.img": "0x40200000"}
+    # the signed header at main RAM base + BOOT_HEADER_OFFSET (soc/bootrom.py)
+    assert boot == {"kernel.bin": "0x40000000", "fs.img": "0x40200000", "kernel.hdr": "0x401ff000"}
     # LiteX jumps to the address of the last entry
     assert list(boot)[-1] == "kernel.bin"
     entry = struct.unpack("<I", open(os.path.join(b, "kernel.elf"), "rb").read(28)[24:28])[0]

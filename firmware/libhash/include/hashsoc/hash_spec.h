@@ -128,6 +128,23 @@ enum hash_engine_id {
 #define HASH_DEVICE_KEY_FINGERPRINT_LABEL "HashSoC device key fingerprint v1"
 #define HASH_DEVICE_KEY_FINGERPRINT_BYTES 8 /* of the device key's HMAC of the label */
 
+/* The signed boot image the ROM checks (docs/integrity.md, "Verified boot"): its
+ * header's words at main RAM base + BOOT_HEADER_OFFSET, then the MAC. */
+#define BOOT_MAGIC 0x31495348
+#define BOOT_FORMAT 1
+#define BOOT_HEADER_WORDS 8
+#define BOOT_W_MAGIC 0 /* word 0: BOOT_MAGIC */
+#define BOOT_W_FORMAT 1 /* word 1: BOOT_FORMAT: the layout of this header */
+#define BOOT_W_VERSION 2 /* word 2: the image's version: refused below the ROM's minimum (anti-rollback) */
+#define BOOT_W_LENGTH 3 /* word 3: bytes of the image, 1 or more */
+#define BOOT_W_LOAD 4 /* word 4: its byte address in main RAM */
+#define BOOT_W_ENTRY 5 /* word 5: where the ROM jumps, inside the image */
+#define BOOT_W_FLAGS 6 /* word 6: 0 (reserved) */
+#define BOOT_W_RESERVED 7 /* word 7: 0 */
+#define BOOT_MAC_BYTES 32
+#define BOOT_HEADER_BYTES 64
+#define BOOT_HEADER_OFFSET 0x1FF000
+
 /* Providers: who computes a digest. */
 #define HASH_PROV_SW 0 /* software: the portable C in firmware/libhash/swhash */
 #define HASH_PROV_HW 1 /* hardware: the engine, by DMA (or CPU stores with HASH_F_PIO) */

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: MIT
+"""The ROM checks a program before it jumps (soc/bootrom.py, firmware/bootrom/bootcheck.c;
+docs/integrity.md, "Verified boot").
+
+The attacker owns everything on the wire and in RAM before the jump: the kernel, its header,
+the boot description. On litex_sim and on the ULX3S twin (the board's ROM, SDRAM and L2),
+each way of getting a program the device key did not sign run is refused by the ROM with its
+line and no jump, and the signed kernel runs. Every refusal here ran the unchecked kernel on
+the ROM before this check (LiteX's boot_helper jumps to whatever it is given).
+"""
+
+import os
+import re
+import secrets
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOP)
+
+from gateware import devicekey, hashspec as S  # noqa: E402
+from gateware.buildstamp import locked  # noqa: E402
+from scripts import signimage  # noqa: E402
+
+BASE = signimage.MAIN_RAM_BASE
+BOOTED = "xv6-rv32 kernel booting"
+
+
+def signed(key=None, load=BASE, **kw):
+    """An attack: the header signed over the (unchanged) kernel with these fields/key."""
+    def make(kernel, header):
+        return kernel, signimage.sign(kernel, key or devicekey.load(), load, **kw)
+    return make
+
+
+def flip_byte(kernel, header):
+    k = bytearray(kernel)
+    k[len(k) // 2] ^= 0x01
+    return bytes(k), header
+
+
+# name: (what the attacker does to (kernel.bin, kernel.hdr), the ROM's refusal: the word in
+# "bootrom: REFUSED (<word>)")
+ATTACKS = {
+    "one-byte-changed": (flip_byte, "MAC"),
+    "truncated": (lambda k, h: (k[:len(k) - 4096], h), "MAC"),
+    "header-at-rom": (signed(load=0x0000_0000), "addresses"),
+    "header-at-csr": (signed(load=0xF000_0000), "addresses"),
+    "entry-outside-image": (lambda k, h: (k, signimage.sign(k, devicekey.load(), BASE, entry=BASE + len(k))),
+                            "addresses"),
+    "image-over-header": (signed(load=signimage.header_address() - 0x100), "addresses"),
+    "another-key": (signed(key=secrets.token_bytes(S.DEVICE_KEY_BYTES)), "MAC"),
+    "older-version": (signed(version=S.BOOT_MIN_VERSION - 1), "version"),
+    "other-format": (signed(fmt=S.BOOT_FORMAT + 1), "header"),
+    "no-header": (lambda k, h: (k, None), "header"),
+}
+# The issue's list, run on the twin too (each twin run costs ~1 min of the suite).
+TWIN_ATTACKS = ("one-byte-changed", "truncated", "header-at-rom", "header-at-csr", "another-key",
+                "older-version")
+
+
+def make_xv6(generated_dir, board=None):
+    args = ["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex",
+            f"LITEX_GENERATED_DIR={generated_dir}"] + ([f"BOARD={board}"] if board else [])
+    with locked("os-port"):
+        r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return os.path.join(TOP, "os-port", "build", "litex" + (f"-{board}" if board else ""))
+
+
+def images(build, tmp_path, attack=None):
+    """The boot description of the kernel (changed by `attack`), its header and fs.img."""
+    kernel = open(os.path.join(build, "kernel.bin"), "rb").read()
+    header = open(os.path.join(build, "kernel.hdr"), "rb").read()
+    if attack:
+        kernel, header = attack(kernel, header)
+    k, h = tmp_path / "kernel.bin", tmp_path / "kernel.hdr"
+    k.write_bytes(kernel)
+    extra = [(os.path.join(build, "fs.img"), BASE + 0x200000)]
+    if header is None:
+        return [*extra, (str(k), BASE)]
+    h.write_bytes(header)
+    return [*extra, (str(h), signimage.header_address()), (str(k), BASE)]
+
+
+def run_until(argv, cwd, pattern, timeout):
+    """Run a prepared simulation until `pattern` shows (or it ends); its output so far."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    out, end = b"", time.monotonic() + timeout
+    try:
+        while time.monotonic() < end and not re.search(pattern, out.decode(errors="replace")):
+            r, _, _ = select.select([proc.stdout], [], [], 1)
+            if r:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                out += chunk
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        shutil.rmtree(cwd, ignore_errors=True)
+    return out.decode(errors="replace")
+
+
+class Sim:
+    name = "sim"
+
+    def __init__(self):
+        from soc import sim
+        sim.build()
+        self.sim = sim
+        self.build = make_xv6(os.path.join(sim.BUILD_DIR, "software", "include", "generated"))
+
+    def run(self, imgs, pattern, tmp_path):
+        import json
+        j = tmp_path / "boot.json"
+        j.write_text(json.dumps({f: hex(a) for f, a in imgs}))
+        return run_until(*self.sim.sim_command(str(j)), pattern, 300)
+
+
+class UlX3STwin:
+    name = "ulx3s-twin"
+
+    def __init__(self):
+        from boards.twin import Twin
+        self.twin = Twin("ulx3s")
+        self.twin.build()
+        self.build = make_xv6(self.twin.generated_dir, "ulx3s")
+
+    def run(self, imgs, pattern, tmp_path):
+        return run_until(*self.twin.prepare_run(imgs, bios="direct"), pattern, 600)
+
+
+PLATFORMS = {"sim": Sim, "ulx3s-twin": UlX3STwin}
+pytestmark = pytest.mark.simbuild
+
+
+@pytest.fixture(scope="module", params=list(PLATFORMS))
+def platform(request):
+    return PLATFORMS[request.param]()
+
+
+REFUSED = r"bootrom: boot stopped"
+
+
+def test_signed_kernel_runs(platform, tmp_path):
+    out = platform.run(images(platform.build, tmp_path), BOOTED, tmp_path)
+    n = os.path.getsize(os.path.join(platform.build, "kernel.bin"))
+    assert re.search(rf"bootrom: device key fingerprint {devicekey.fingerprint()}\n", out), out[-2000:]
+    assert re.search(rf"bootrom: image 0x40000000\+{n} version {S.BOOT_IMAGE_VERSION} verified in \d+ clocks, "
+                     r"entry 0x40000000\n", out), out[-2000:]
+    assert BOOTED in out and "REFUSED" not in out
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_rom_refuses(platform, attack, tmp_path):
+    if platform.name != "sim" and attack not in TWIN_ATTACKS:
+        pytest.skip("on litex_sim only (the twin runs the issue's list)")
+    change, word = ATTACKS[attack]
+    out = platform.run(images(platform.build, tmp_path, change), REFUSED + "|" + BOOTED, tmp_path)
+    lines = [ln for ln in out.splitlines() if ln.startswith("bootrom: REFUSED")]
+    assert len(lines) == 1 and lines[0].startswith(f"bootrom: REFUSED ({word}): "), out[-2000:]
+    assert lines[0].endswith("; no jump") and BOOTED not in out, out[-2000:]
