@@ -13,7 +13,8 @@
 #   make arty-bscan-spi   build that proxy (needs Vivado), see docs/boards.md
 #   make fpga-report      resource/Fmax report -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png
 #
-# DRY_RUN=1 prints the programming command instead of running it.
+# DRY_RUN=1 prints the programming command instead of running it. BOOT_MIN_VERSION=N: the
+# oldest signed image version the ROM runs (anti-rollback, docs/integrity.md).
 
 VENV ?= .venv
 PY ?= $(VENV)/bin/python
@@ -32,9 +33,11 @@ DRY_RUN        ?=
 
 _FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 _ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) $(if $(ULX3S_SEED),--seed $(ULX3S_SEED)) \
-              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
+              $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
-              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD))
+              --engines $(FPGA_ENGINES) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
+              $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 
 .PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci arty arty-load arty-flash arty-bscan-spi fpga-report
 

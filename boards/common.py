@@ -11,6 +11,8 @@ import os
 import re
 import sys
 
+from gateware import hashspec
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPGA_BIN = os.path.join(TOP, "scripts", "fpga", "bin")
 ENGINE_NAMES = ("sha256", "keccak")
@@ -57,13 +59,16 @@ def base_parser(description, default_out):
                    help=f"UART baud rate (default {DEFAULT_UART_BAUDRATE}: litex_term --speed must match)")
     p.add_argument("--bios", default=None, metavar="BIN",
                    help="ROM contents: this BIOS image instead of compiling one (its size sets the ROM size)")
+    p.add_argument("--boot-min-version", type=int, default=hashspec.BOOT_MIN_VERSION,
+                   help="the oldest image version the ROM runs (anti-rollback, docs/integrity.md; "
+                        f"default {hashspec.BOOT_MIN_VERSION})")
     p.add_argument("--output-dir", default=default_out, help=f"build directory (default: {os.path.relpath(default_out, TOP)})")
     return p
 
 
 def soc_kwargs(args):
     """HashSoC keyword arguments from the common options."""
-    kw = {"uart_baudrate": int(args.uart_baudrate)}
+    kw = {"uart_baudrate": int(args.uart_baudrate), "boot_min_version": args.boot_min_version}
     if args.bios:
         kw["integrated_rom_init"] = os.path.abspath(args.bios)
     return kw

@@ -191,6 +191,13 @@ BOOT_HEADER_OFFSET = 0x1FF000   # main RAM's last page below 2 MiB (xv6's RAM di
 BOOT_MIN_VERSION = 1
 BOOT_IMAGE_VERSION = 1
 
+# The xv6 manifest's binding to its kernel (docs/integrity.md): manifest.mac is one line,
+# "<64 hex>  kernel-version <N>", the MAC being the device key's HMAC-SHA-256 of the line
+# "kernel-version <N>\n" followed by /manifest's bytes; a kernel of another version refuses
+# it (anti-rollback). Its first byte is no hex digit and not the boot header's magic, so
+# this MAC is never a manifest line's, a boot header's or the fingerprint's.
+MANIFEST_VERSION_TAG = "kernel-version"
+
 # Scatter-gather DMA (dma_ctrl.list): dma_addr is the byte address (word aligned) of a list
 # of dma_len descriptors in main RAM, each SG_DESC_WORDS words in this order; the engine
 # reads them itself and the pieces they name, in order, as one DMA command (`last` ends

@@ -108,7 +108,9 @@ def c_header():
         L.append(f"#define BOOT_W_{w.name.upper()} {i} /* word {i}: {w.doc} */")
     L += [f"#define BOOT_MAC_BYTES {S.BOOT_MAC_BYTES}",
           f"#define BOOT_HEADER_BYTES {S.BOOT_HEADER_BYTES}",
-          f"#define BOOT_HEADER_OFFSET 0x{S.BOOT_HEADER_OFFSET:X}"]
+          f"#define BOOT_HEADER_OFFSET 0x{S.BOOT_HEADER_OFFSET:X}",
+          "/* xv6's manifest.mac: \"<64 hex>  \" MANIFEST_VERSION_TAG \" <N>\" (docs/integrity.md) */",
+          f'#define MANIFEST_VERSION_TAG "{S.MANIFEST_VERSION_TAG}"']
     L += ["", "/* Providers: who computes a digest. */"]
     for i, p in enumerate(S.PROVIDERS):
         L.append(f"#define HASH_PROV_{p.name.upper()} {i} /* {p.doc} */")

@@ -45,6 +45,20 @@ def arty_out(tmp_path_factory):
     return elaborate(tmp_path_factory.mktemp("arty"), "arty")
 
 
+@pytest.mark.parametrize("board", ["ulx3s", "arty"])
+def test_rom_minimum_version_is_a_build_option(tmp_path, board):
+    """--boot-min-version (make BOOT_MIN_VERSION=) goes into the ROM's soc.h, which the ROM's
+    check compares each image's signed version with (firmware/bootrom/bootcheck.c); the
+    default is hashspec's. The ROM's software links the check in (--wrap=boot_helper)."""
+    from gateware import hashspec
+    for args, want in (((), hashspec.BOOT_MIN_VERSION), (("--boot-min-version", "7"), 7)):
+        out = elaborate(tmp_path / str(want), board, *args)
+        soc_h = open(os.path.join(out, "software", "include", "generated", "soc.h")).read()
+        assert re.search(rf"#define CONFIG_BOOT_MIN_VERSION {want}\n", soc_h), soc_h
+        mak = open(os.path.join(out, "software", "include", "generated", "variables.mak")).read()
+        assert "-Wl,--wrap=boot_helper" in mak and "LIBBOOTCHECK_DIRECTORY=" in mak, mak
+
+
 def _check_soc(out, top, ram_base):
     v = open(os.path.join(out, "gateware", f"{top}.v")).read()
     # Both engines, the VexRiscv linux CPU with its machine timer, a UART.

@@ -22,7 +22,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_xv6_qemu import OSPORT, README, host_wc, make, outputs, xv6  # noqa: E402
 from xv6img import Image  # noqa: E402
 
-from gateware import devicekey  # noqa: E402
+from gateware import devicekey, hashspec  # noqa: E402
+
+sys.path.insert(0, os.path.join(OSPORT, "tools"))
+from mkmanifest import manifest_mac  # noqa: E402
+
+KERNEL_VERSION = hashspec.BOOT_IMAGE_VERSION     # the Makefile's default
 
 pytestmark = pytest.mark.skipif(
     shutil.which("qemu-system-riscv32") is None or shutil.which("riscv64-unknown-elf-gcc") is None,
@@ -114,7 +119,11 @@ def test_image_holds_the_manifest_and_its_mac(qemu_build):
         assert name in listed
     for name, digest in listed.items():
         assert hashlib.sha256(files[name]).hexdigest() == digest, name
-    assert files["manifest.mac"].decode() == hmac.new(QEMU_KEY, files["manifest"], "sha256").hexdigest() + "\n"
+    assert files["manifest.mac"].decode() == manifest_mac(QEMU_KEY, files["manifest"], KERNEL_VERSION) + "\n"
+    # the MAC covers the version's line and the manifest, nothing else: Python's hmac
+    v = f"kernel-version {KERNEL_VERSION}"
+    assert files["manifest.mac"].decode() == \
+        hmac.new(QEMU_KEY, (v + "\n").encode() + files["manifest"], "sha256").hexdigest() + f"  {v}\n"
     gen = open(os.path.join(qemu_build, "k", "qemukey.c")).read()
     assert ", ".join(f"0x{b:02x}" for b in QEMU_KEY[:8]) in gen
 
@@ -210,15 +219,29 @@ def bad_manifest_cases(mode):
 
     def unparsable(f):                  # signed with the (public) key, but not the format
         f["manifest"] += b"not a digest  x\n"
-        f["manifest.mac"] = (hmac.new(QEMU_KEY, f["manifest"], "sha256").hexdigest() + "\n").encode()
+        f["manifest.mac"] = (manifest_mac(QEMU_KEY, f["manifest"], KERNEL_VERSION) + "\n").encode()
 
     def missing(f):
         del f["manifest.mac"]
 
+    def version(v):                     # a validly signed manifest of another kernel's version
+        def change(f):
+            f["manifest.mac"] = (manifest_mac(QEMU_KEY, f["manifest"], v) + "\n").encode()
+        return change
+
+    def relabelled(f):                  # an old version's MAC with this version's number
+        old = manifest_mac(QEMU_KEY, f["manifest"], KERNEL_VERSION - 1)
+        f["manifest.mac"] = (old.rsplit(" ", 1)[0] + f" {KERNEL_VERSION}\n").encode()
+
     return [("digest", digest, "manifest.mac is not the device key's MAC of /manifest"),
             ("mac", mac, "manifest.mac is not the device key's MAC of /manifest"),
             ("unparsable", unparsable, 'a line is not "<64 hex>  <name>"'),
-            ("missing", missing, "no /manifest.mac of one line of 64 hex digits")]
+            ("missing", missing, 'no /manifest.mac of one line "<64 hex>  kernel-version <N>"'),
+            ("older-kernel", version(KERNEL_VERSION - 1),
+             f"it is for kernel version {KERNEL_VERSION - 1}, this kernel is version {KERNEL_VERSION}"),
+            ("newer-kernel", version(KERNEL_VERSION + 1),
+             f"it is for kernel version {KERNEL_VERSION + 1}, this kernel is version {KERNEL_VERSION}"),
+            ("relabelled", relabelled, "manifest.mac is not the device key's MAC of /manifest")]
 
 
 @pytest.mark.parametrize("case", [c[0] for c in bad_manifest_cases("enforce")])
@@ -448,7 +471,7 @@ def test_litex_engine_enforce():
     key = bytes.fromhex(open(subprocess.run(["python3", "-m", "gateware.devicekey"], cwd=os.path.dirname(OSPORT),
                                             capture_output=True, text=True, check=True).stdout.strip()).read())
     files = image_files(open(os.path.join(build, "fs.img"), "rb").read())
-    assert files["manifest.mac"].decode().strip() == hmac.new(key, files["manifest"], "sha256").hexdigest()
+    assert files["manifest.mac"].decode().strip() == manifest_mac(key, files["manifest"], KERNEL_VERSION)
     readme = open(README, "rb").read()
     devmac = hmac.new(key, readme, "sha256").hexdigest()
     # sh with its input empty and its output in a file (exectime): it prints its prompt

@@ -27,9 +27,9 @@
 #include "hashsoc/hash.h"
 #include HASH_PLAT /* the bare-metal shim: hash_plat_irq_wait, HASH_PLAT_SPIN_LIMIT */
 
-#define HEADER_ADDR ((unsigned long)MAIN_RAM_BASE + BOOT_HEADER_OFFSET)
-#define RAM_BASE ((unsigned long)MAIN_RAM_BASE)
-#define RAM_SIZE ((unsigned long)MAIN_RAM_SIZE)
+#define HEADER_ADDR   ((unsigned long)MAIN_RAM_BASE + BOOT_HEADER_OFFSET)
+#define RAM_BASE      ((unsigned long)MAIN_RAM_BASE)
+#define RAM_SIZE      ((unsigned long)MAIN_RAM_SIZE)
 #define HEADER_SIGNED (4 * BOOT_HEADER_WORDS)
 
 void __real_boot_helper(unsigned long r1, unsigned long r2, unsigned long r3, unsigned long addr);
@@ -86,7 +86,8 @@ static const char *check_header(const uint32_t *w, char *why, int whylen)
     return "header";
   }
   if (w[BOOT_W_FORMAT] != BOOT_FORMAT) {
-    snprintf(why, whylen, "header format %lu, this ROM reads %d", (unsigned long)w[BOOT_W_FORMAT], BOOT_FORMAT);
+    snprintf(
+        why, whylen, "header format %lu, this ROM reads %d", (unsigned long)w[BOOT_W_FORMAT], BOOT_FORMAT);
     return "header";
   }
   if (w[BOOT_W_FLAGS] != 0 || w[BOOT_W_RESERVED] != 0) {

@@ -4,8 +4,11 @@
  *
  * /manifest lists "<sha256 hex>  <name>" for every file of the image that
  * must not change (tools/mkmanifest.py writes it when the image is built),
- * and /manifest.mac holds the HMAC-SHA-256 of its bytes under the device
- * key. Only the SHA-256 engine holds that key (on QEMU, which has no
+ * and /manifest.mac holds "<mac hex>  kernel-version <N>": the HMAC-SHA-256
+ * under the device key of "kernel-version <N>\n" and the manifest's bytes.
+ * A kernel accepts only the manifest of its own version (KERNEL_VERSION),
+ * so an old image's manifest is refused by a new kernel, and a new one's by
+ * an old kernel. Only the SHA-256 engine holds that key (on QEMU, which has no
  * engine, the kernel has a public stand-in), so a manifest whose MAC
  * checks was made by whoever built the image, not by someone who changed
  * the file system afterwards.
@@ -272,23 +275,79 @@ static int parse(char *s, int len, struct mentry *e)
 /* Read /manifest and /manifest.mac and check the MAC under the device key,
  * then parse the manifest into chk.ent. chk.lock held. 0 and *n = the
  * number of entries, or why the manifest is rejected. */
+/* manifest.mac's version: the decimal number after "<64 hex>  kernel-version "
+ * up to the newline, or -1 if the line is not that. */
+static int macversion(const char *s, int len)
+{
+  static const char tag[] = "  " MANIFEST_VERSION_TAG " ";
+  int v = 0, i = 2 * DLEN, k = 0;
+  for (; tag[k]; k++, i++)
+    if (i >= len || s[i] != tag[k])
+      return -1;
+  for (k = 0; i < len && s[i] >= '0' && s[i] <= '9' && k < 9; i++, k++)
+    v = 10 * v + s[i] - '0';
+  if (k == 0 || !(i == len || (i == len - 1 && s[i] == '\n')))
+    return -1;
+  return v;
+}
+
+/* Append s, or v in decimal, at p; return the end (no terminating 0). */
+static char *puts_at(char *p, const char *s)
+{
+  while (*s)
+    *p++ = *s++;
+  return p;
+}
+static char *putnum_at(char *p, uint v)
+{
+  char d[10];
+  int k = 0;
+  do
+    d[k++] = '0' + v % 10;
+  while ((v /= 10) != 0);
+  while (k > 0)
+    *p++ = d[--k];
+  return p;
+}
+
 static const char *load(int *n)
 {
-  char mactext[2 * DLEN + 2];
+  static char why[80];
+  char mactext[2 * DLEN + sizeof MANIFEST_VERSION_TAG + 16];
+  char vline[sizeof MANIFEST_VERSION_TAG + 16];
   uchar want[DLEN], mac[DLEN];
+  struct hash_ctx c;
   int prov = macprovider();
 
   int len = readfile("manifest", chk.text, sizeof chk.text);
   if (len < 0)
     return "no readable /manifest of at most 8192 bytes";
   int maclen = readfile("manifest.mac", mactext, sizeof mactext);
-  if (!(maclen == 2 * DLEN || (maclen == 2 * DLEN + 1 && mactext[2 * DLEN] == '\n')) ||
-      unhex(want, mactext, DLEN) < 0)
-    return "no /manifest.mac of one line of 64 hex digits";
+  int version = maclen < 0 ? -1 : macversion(mactext, maclen);
+  if (version < 0 || unhex(want, mactext, DLEN) < 0)
+    return "no /manifest.mac of one line \"<64 hex>  " MANIFEST_VERSION_TAG " <N>\"";
+  if (version != KERNEL_VERSION) {
+    char *p = putnum_at(puts_at(why, "it is for kernel version "), version);
+    *putnum_at(puts_at(p, ", this kernel is version "), KERNEL_VERSION) = 0;
+    return why;
+  }
   /* The device key's MAC, which only the engine (QEMU: the kernel) can
-   * compute. Compared in constant time, so that how long the comparison
-   * took says nothing about how much of a forged MAC was right. */
-  if (hash_hmac(HASH_SHA256, prov, hwflags(prov) | HASH_F_DEVKEY, 0, 0, chk.text, len, mac, DLEN) != DLEN)
+   * compute, of the version's line and the manifest. Compared in constant
+   * time, so that how long the comparison took says nothing about how much
+   * of a forged MAC was right. */
+  char *e = putnum_at(puts_at(vline, MANIFEST_VERSION_TAG " "), version);
+  *e++ = '\n';
+  int vlen = e - vline;
+  int r = hash_hmac_begin(&c, HASH_SHA256, prov, hwflags(prov) | HASH_F_DEVKEY, 0, 0);
+  if (r == 0)
+    r = hash_update(&c, vline, vlen);
+  if (r == 0)
+    r = hash_update(&c, chk.text, len);
+  if (r == 0)
+    r = hash_final(&c, mac, DLEN);
+  else
+    hash_abort(&c);
+  if (r != DLEN)
     return "no device key to check it with";
   int same = memeq_ct(mac, want, DLEN);
   memset(mac, 0, sizeof mac);

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 """The integrity manifest of an xv6 image (docs/integrity.md).
 
-    mkmanifest.py --key KEYFILE --out DIR FILE...
+    mkmanifest.py --key KEYFILE --kernel-version N --out DIR FILE...
         DIR/manifest      "<sha256 hex>  <name>" per FILE, coreutils sha256sum format;
                           name = the base name without a leading '_' (as mkfs names it)
-        DIR/manifest.mac  hex HMAC-SHA-256 of the exact bytes of DIR/manifest under
-                          the key, one line
+        DIR/manifest.mac  one line, "<hex>  kernel-version N": the HMAC-SHA-256 under the
+                          key of "kernel-version N\n" and the exact bytes of DIR/manifest.
+                          The kernel of version N alone accepts it (anti-rollback).
     mkmanifest.py --c-key KEYFILE
         the key as a C array on stdout: QEMU's kernel builds its stand-in device key
         (HASH_PLAT_SW_DEVICE_KEY) from the same file the manifest is signed with
@@ -23,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from gateware.hashspec import DEVICE_KEY_BYTES as KEY_BYTES  # noqa: E402  (standard library only)
+from gateware.hashspec import MANIFEST_VERSION_TAG  # noqa: E402
 
 NAME_MAX = 14       # DIRSIZ (kernel/fs.h): manifest names are root-directory entries
 
@@ -56,10 +58,21 @@ def manifest_text(files):
     return "".join(lines).encode()
 
 
+def version_line(version):
+    return f"{MANIFEST_VERSION_TAG} {version}"
+
+
+def manifest_mac(key, text, version):
+    """manifest.mac's line (without its newline) for manifest bytes `text`."""
+    mac = hmac.new(key, (version_line(version) + "\n").encode() + text, "sha256").hexdigest()
+    return f"{mac}  {version_line(version)}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--key", help="the key file (one line of hex)")
     ap.add_argument("--out", help="the directory for manifest and manifest.mac")
+    ap.add_argument("--kernel-version", type=int, help="the version of the kernel it belongs to")
     ap.add_argument("--c-key", help="print this key file as a C array and stop")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
@@ -72,11 +85,11 @@ def main():
             print("  " + " ".join(f"0x{b:02x}," for b in key[i:i + 8]))
         print("};")
         return 0
-    if not args.key or not args.out or not args.files:
-        ap.error("--key, --out and at least one file are needed")
+    if not args.key or not args.out or args.kernel_version is None or not args.files:
+        ap.error("--key, --kernel-version, --out and at least one file are needed")
     key = load_key(args.key)
     text = manifest_text(args.files)
-    mac = hmac.new(key, text, "sha256").hexdigest()
+    mac = manifest_mac(key, text, args.kernel_version)
     # written whole and renamed: make never sees half a manifest
     for name, data in (("manifest", text), ("manifest.mac", (mac + "\n").encode())):
         tmp = os.path.join(args.out, name + ".tmp")

@@ -144,6 +144,8 @@ enum hash_engine_id {
 #define BOOT_MAC_BYTES 32
 #define BOOT_HEADER_BYTES 64
 #define BOOT_HEADER_OFFSET 0x1FF000
+/* xv6's manifest.mac: "<64 hex>  " MANIFEST_VERSION_TAG " <N>" (docs/integrity.md) */
+#define MANIFEST_VERSION_TAG "kernel-version"
 
 /* Providers: who computes a digest. */
 #define HASH_PROV_SW 0 /* software: the portable C in firmware/libhash/swhash */
