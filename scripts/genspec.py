@@ -178,8 +178,19 @@ def table_window():
     return L + [f"| `0x{r.offset:04x}` | {r.size} | {r.access} | {r.doc} |" for r in S.WINDOW]
 
 
+def table_boot_header():
+    L = ["| bytes | word | meaning |", "|---|---|---|"]
+    L += [f"| {4 * i}-{4 * i + 3} | `{w.name}` | {w.doc} |" for i, w in enumerate(S.BOOT_HEADER)]
+    n = 4 * S.BOOT_HEADER_WORDS
+    return L + [f"| {n}-{n + S.BOOT_MAC_BYTES - 1} | MAC | HMAC-SHA-256 under the device key of bytes "
+                f"0-{n - 1} and the image's `length` bytes |",
+                "", f"`magic` is 0x{S.BOOT_MAGIC:08X}, `format` {S.BOOT_FORMAT}; the header sits at main RAM base "
+                f"+ 0x{S.BOOT_HEADER_OFFSET:X} and is {S.BOOT_HEADER_BYTES} bytes long; words are little-endian."]
+
+
 TABLES = {"algorithms": table_algorithms, "modes": table_modes, "keccak_modes": table_keccak_modes,
-          "providers": table_providers, "errors": table_errors, "window": table_window}
+          "providers": table_providers, "errors": table_errors, "window": table_window,
+          "boot_header": table_boot_header}
 
 
 def fill_blocks(text, where):

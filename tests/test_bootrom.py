@@ -149,15 +149,37 @@ def platform(request):
 
 
 REFUSED = r"bootrom: boot stopped"
+DOC = os.path.join(TOP, "docs", "integrity.md")
+
+
+def doc():
+    return " ".join(open(DOC).read().split())
+
+
+def doc_refusals():
+    """docs/integrity.md's recorded refusals: {attack: line with the length as +N}."""
+    text = open(DOC).read()
+    block = text.split("<!-- bootrom-refusals:", 1)[1].split("```", 2)[1]
+    return dict(ln.split(None, 1) for ln in block.strip().splitlines())
 
 
 def test_signed_kernel_runs(platform, tmp_path):
     out = platform.run(images(platform.build, tmp_path), BOOTED, tmp_path)
     n = os.path.getsize(os.path.join(platform.build, "kernel.bin"))
     assert re.search(rf"bootrom: device key fingerprint {devicekey.fingerprint()}\n", out), out[-2000:]
-    assert re.search(rf"bootrom: image 0x40000000\+{n} version {S.BOOT_IMAGE_VERSION} verified in \d+ clocks, "
-                     r"entry 0x40000000\n", out), out[-2000:]
+    m = re.search(rf"bootrom: image 0x40000000\+{n} version {S.BOOT_IMAGE_VERSION} verified in (\d+) clocks, "
+                  r"entry 0x40000000\n", out)
+    assert m, out[-2000:]
     assert BOOTED in out and "REFUSED" not in out
+    # docs/integrity.md quotes this run's figures ("Cost", and litex_sim's lines)
+    clocks = int(m.group(1))
+    if platform.name == "sim":
+        assert m.group(0).strip() in doc(), f"docs/integrity.md: the sample should read {m.group(0).strip()!r}"
+        assert f"the {n:,}-byte kernel takes {clocks:,} clocks on litex_sim" in doc(), (n, clocks)
+        bios = os.path.getsize(os.path.join(TOP, "build", "sim", "software", "bios", "bios.bin"))
+        assert f"to {bios:,} bytes (litex_sim" in doc(), bios
+    else:
+        assert f"and {clocks:,} clocks on the ULX3S twin ({clocks / 60e3:.2f} ms at 60 MHz;" in doc(), clocks
 
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
@@ -169,3 +191,5 @@ def test_rom_refuses(platform, attack, tmp_path):
     lines = [ln for ln in out.splitlines() if ln.startswith("bootrom: REFUSED")]
     assert len(lines) == 1 and lines[0].startswith(f"bootrom: REFUSED ({word}): "), out[-2000:]
     assert lines[0].endswith("; no jump") and BOOTED not in out, out[-2000:]
+    # docs/integrity.md's recorded line for this attack is this run's
+    assert doc_refusals()[attack] == re.sub(r"\+\d+", "+N", lines[0], count=1), lines[0]

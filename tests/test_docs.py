@@ -415,7 +415,9 @@ def serialboot_quotes(j):
                 return f"{x} M"
         return f"{clocks / 1e6:.1f} M"
     return [
-        ("docs/boards.md", f"kernel {k:,} B + fs {j['bytes']['fs.img']:,} B = {j['wire_bytes']:,} B on the wire"),
+        ("docs/boards.md", f"kernel {k:,} B + header {j['bytes']['kernel.hdr']} B + fs {j['bytes']['fs.img']:,} B = "
+                           f"{j['wire_bytes']:,} B on the wire"),
+        ("docs/boards.md", f"the ROM's check of the kernel {j['rom_check_clocks']:,} clocks"),
         # (not the clocks from reset or the wall time: the upload's share depends on the host)
         ("docs/boards.md", f"{m(j['kernel_to_init_clocks'], 'clocks from kernel entry to init')} clocks from "
                            "kernel entry to init"),

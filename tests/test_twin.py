@@ -117,6 +117,8 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     # The board's BIOS (memtest on the SDRAM, then serial boot), litex_term's upload, xv6.
     assert "Memtest OK" in out or "Memtest at" in out, out[:3000]
     assert "Booting from serial" in out and "[LITEX-TERM] Upload complete" in out
+    # The ROM checked the uploaded kernel against its uploaded header before the jump.
+    assert re.search(r"bootrom: image 0x40000000\+\d+ version \d+ verified in \d+ clocks", out), out[-3000:]
     assert "SHA-256 hash of 'hello': 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" in out
     assert re.search(r"^hash\s+2 \d+ \d+$", out, re.M), out[-2000:]
     f = json.load(open(fig))
