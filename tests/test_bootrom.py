@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The ROM checks a program before it jumps (soc/bootrom.py, firmware/bootrom/bootcheck.c;
-docs/integrity.md, "Verified boot").
+docs/integrity.md, "Verified boot"), and the measurement register records what booted
+("Measured boot"; the register's core alone: tests/test_measure.py).
 
 The attacker owns everything on the wire and in RAM before the jump: the kernel, its header,
 the boot description. On litex_sim and on the ULX3S twin (the board's ROM, SDRAM and L2),
@@ -26,7 +27,10 @@ sys.path.insert(0, TOP)
 
 from gateware import devicekey, hashspec as S  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
-from scripts import signimage  # noqa: E402
+from scripts import measure, signimage  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_xv6_qemu import outputs, xv6  # noqa: E402
 
 BASE = signimage.MAIN_RAM_BASE
 BOOTED = "xv6-rv32 kernel booting"
@@ -52,8 +56,7 @@ ATTACKS = {
     "truncated": (lambda k, h: (k[:len(k) - 4096], h), "MAC"),
     "header-at-rom": (signed(load=0x0000_0000), "addresses"),
     "header-at-csr": (signed(load=0xF000_0000), "addresses"),
-    "entry-outside-image": (lambda k, h: (k, signimage.sign(k, devicekey.load(), BASE, entry=BASE + len(k))),
-                            "addresses"),
+    "entry-outside-image": (signed(entry=BASE + 0x100000), "addresses"),     # past any kernel
     "image-over-header": (signed(load=signimage.header_address() - 0x100), "addresses"),
     "another-key": (signed(key=secrets.token_bytes(S.DEVICE_KEY_BYTES)), "MAC"),
     "older-version": (signed(version=S.BOOT_MIN_VERSION - 1), "version"),
@@ -193,3 +196,22 @@ def test_rom_refuses(platform, attack, tmp_path):
     assert lines[0].endswith("; no jump") and BOOTED not in out, out[-2000:]
     # docs/integrity.md's recorded line for this attack is this run's
     assert doc_refusals()[attack] == re.sub(r"\+\d+", "+N", lines[0], count=1), lines[0]
+
+
+def test_measurement_is_the_hosts(platform):
+    """Measured boot: the ROM extends the register with the kernel's SHA-256, the kernel with
+    the manifest's; `measure` in xv6 prints what scripts/measure.py computes from the build's
+    files, and so do the ROM's and the kernel's boot lines at each step."""
+    extra = () if platform.name == "sim" else ("--target", platform.name)
+    st, t = xv6(["measure"], platform="litex", timeout=600, boot_timeout=300 if platform.name == "sim" else 600,
+                extra=extra)
+    assert st == 0, t[-3000:]
+    kernel = open(os.path.join(platform.build, "kernel.bin"), "rb").read()
+    manifest = open(os.path.join(platform.build, "manifest"), "rb").read()
+    import hashlib
+    after_rom, _ = measure.expected(kernel)
+    value, n = measure.expected(kernel, manifest)
+    assert f"bootrom: image sha256 {hashlib.sha256(kernel).hexdigest()}\n" in t, t[:3000]
+    assert f"bootrom: measurement {after_rom.hex()} (1 extend)\n" in t, t[:3000]
+    assert f"measure: manifest sha256 {hashlib.sha256(manifest).hexdigest()}\n" in t, t[:4000]
+    assert outputs(t, ["measure"])["measure"].strip() == f"measurement {value.hex()} ({n} extends)"

@@ -10,7 +10,8 @@
  * BIOS was asked for: the header is what was signed). A failed check prints one line naming
  * what failed and stops: no jump. The ROM is part of the bitstream, so this code and the
  * minimum version (CONFIG_BOOT_MIN_VERSION) are as trusted as the gateware; the key never
- * leaves the engine, which computes the MAC.
+ * leaves the engine, which computes the MAC. A verified image is then measured (measured
+ * boot): its SHA-256 extends the measurement register before the jump.
  *
  * Nothing else runs while we check: one CPU, interrupts off (boot() turned them off), and the
  * engines' DMA only reads. So the words we copied and checked are the words the engine MACs
@@ -26,6 +27,7 @@
 
 #include "hashsoc/hash.h"
 #include HASH_PLAT /* the bare-metal shim: hash_plat_irq_wait, HASH_PLAT_SPIN_LIMIT */
+#include "hashsoc/measure.h"
 
 #define HEADER_ADDR   ((unsigned long)MAIN_RAM_BASE + BOOT_HEADER_OFFSET)
 #define RAM_BASE      ((unsigned long)MAIN_RAM_BASE)
@@ -147,6 +149,29 @@ static const char *check_mac(const uint32_t *w, const uint8_t *mac, char *why, i
   return 0;
 }
 
+/* Measured boot: extend the measurement register with the image's SHA-256 (on the engine),
+ * so that what runs next is on record before it runs. */
+static const char *measure_image(const uint32_t *w, char *why, int whylen)
+{
+  uint8_t d[32], v[MEASURE_BYTES];
+  char hx[2 * MEASURE_BYTES + 1];
+  int r = hash_digest(
+      HASH_SHA256, HASH_PROV_HW, 0, (const void *)(uintptr_t)w[BOOT_W_LOAD], w[BOOT_W_LENGTH], d, sizeof d);
+  if (r != (int)sizeof d) {
+    snprintf(why, whylen, "the engine failed to hash the image (error %d)", r);
+    return "measure";
+  }
+  if (measure_extend(d) < 0 || (r = measure_read(v)) < 0) {
+    snprintf(why, whylen, "the measurement register did not take the extend");
+    return "measure";
+  }
+  hex(hx, d, sizeof d);
+  printf("bootrom: image sha256 %s\n", hx);
+  hex(hx, v, sizeof v);
+  printf("bootrom: measurement %s (%d extend%s)\n", hx, r, r == 1 ? "" : "s");
+  return 0;
+}
+
 static uint32_t now_low(void)
 {
   timer0_uptime_latch_write(1);
@@ -174,6 +199,12 @@ void __wrap_boot_helper(unsigned long r1, unsigned long r2, unsigned long r3, un
   if (!failed)
     failed = check_mac(w, mac, why, sizeof why);
   uint32_t t1 = now_low();
+  if (!failed) {
+    printf("bootrom: image 0x%08lx+%lu version %lu verified in %lu clocks, entry 0x%08lx\n",
+        (unsigned long)w[BOOT_W_LOAD], (unsigned long)w[BOOT_W_LENGTH], (unsigned long)w[BOOT_W_VERSION],
+        (unsigned long)(t1 - t0), (unsigned long)w[BOOT_W_ENTRY]);
+    failed = measure_image(w, why, sizeof why);
+  }
   if (failed) {
     printf("bootrom: REFUSED (%s): %s; no jump\n", failed, why);
     printf("bootrom: boot stopped; reset to try again\n");
@@ -183,8 +214,5 @@ void __wrap_boot_helper(unsigned long r1, unsigned long r2, unsigned long r3, un
     for (;;)
       ;
   }
-  printf("bootrom: image 0x%08lx+%lu version %lu verified in %lu clocks, entry 0x%08lx\n",
-      (unsigned long)w[BOOT_W_LOAD], (unsigned long)w[BOOT_W_LENGTH], (unsigned long)w[BOOT_W_VERSION],
-      (unsigned long)(t1 - t0), (unsigned long)w[BOOT_W_ENTRY]);
   __real_boot_helper(r1, r2, r3, w[BOOT_W_ENTRY]);
 }

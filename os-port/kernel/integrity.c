@@ -37,6 +37,8 @@
 #include "integrity.h"
 #include "hashsoc/hash.h"
 #include "hash_plat_kernel.h" /* HASH_PLAT_SW_DEVICE_KEY: QEMU's stand-in */
+#include "hashsoc/measure.h"  /* the measurement register (LiteX) */
+#include "proc.h"
 
 #define DLEN    32 /* SHA-256 digests and HMAC-SHA-256 MACs */
 #define OPFILES 8  /* files a transaction of the boot check takes (checkfiles) */
@@ -64,6 +66,7 @@ static int trusted; /* the manifest passed its checks at boot */
 static struct {
   struct sleeplock lock;
   char text[MANIFEST_MAX];
+  int textlen; /* bytes of text read by load(), or -1 */
   struct mentry ent[NMANIFEST];
   uint blocks[MAXFILE];         /* hashinplace: a file's blocks (iblocks), */
   struct hash_seg seg[MAXFILE]; /* and its pieces (no kalloc() and its two fills a file) */
@@ -320,6 +323,7 @@ static const char *load(int *n)
   int prov = macprovider();
 
   int len = readfile("manifest", chk.text, sizeof chk.text);
+  chk.textlen = len;
   if (len < 0)
     return "no readable /manifest of at most 8192 bytes";
   int maclen = readfile("manifest.mac", mactext, sizeof mactext);
@@ -413,6 +417,40 @@ static void summary(const char *what, int n, int failed, uint64 t0)
       provider() == HASH_PROV_HW ? "engine" : "software", KEYNOTE);
 }
 
+/* Measured boot (docs/integrity.md): extend the measurement register with the SHA-256 of
+ * the manifest as read, accepted or not, before anything it lists runs. The ROM extended it
+ * with the kernel's digest before jumping here. chk.lock held. */
+static void measure_manifest(void)
+{
+  uchar d[DLEN], v[MEASURE_BYTES];
+  int prov = provider();
+  if (chk.textlen < 0)
+    return;
+  if (hash_digest(HASH_SHA256, prov, hwflags(prov), chk.text, chk.textlen, d, DLEN) != DLEN ||
+      measure_extend(d) < 0 || measure_read(v) < 0) {
+#ifdef PLATFORM_LITEX
+    printf("measure: the measurement register did not take the manifest's digest\n");
+#endif
+    return;
+  }
+  static const char digit[] = "0123456789abcdef";
+  char hx[2 * DLEN + 1];
+  for (int i = 0; i < DLEN; i++)
+    hx[2 * i] = digit[d[i] >> 4], hx[2 * i + 1] = digit[d[i] & 15];
+  hx[2 * DLEN] = 0;
+  printf("measure: manifest sha256 %s\n", hx);
+}
+
+/* The measure system call: the register's value to user address dst. */
+int integrity_measure(uintptr dst)
+{
+  uchar v[MEASURE_BYTES];
+  int n = measure_read(v);
+  if (n < 0 || copyout(myproc()->pagetable, dst, (char *)v, sizeof v) < 0)
+    return -1;
+  return n;
+}
+
 void integrity_boot(void)
 {
   int n;
@@ -424,7 +462,9 @@ void integrity_boot(void)
   uint64 t0 = r_time64();
   acquiresleep(&chk.lock);
   readroot();
+  chk.textlen = -1;
   const char *why = load(&n);
+  measure_manifest();
   if (why && INTEGRITY_MODE == INTEGRITY_ENFORCE) {
     /* Nothing on the disk can be trusted to be what was built: run none
      * of it. Stop as socidcheck() does; no lock matters any more. */

@@ -17,4 +17,5 @@ struct inode;
 void integrity_boot(void);                        /* forkret, after fsinit */
 int integrity_exec(struct inode *ip, char *path); /* exec, ip locked: 0 = run it */
 int integrity_verify(void);                       /* the verify system call */
+int integrity_measure(uintptr dst);               /* the measure system call */
 #endif

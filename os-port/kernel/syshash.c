@@ -73,3 +73,11 @@ uint32 sys_verify(void)
 {
   return integrity_verify();
 }
+
+/* measure(value) */
+uint32 sys_measure(void)
+{
+  uintptr value;
+  argaddr(0, &value);
+  return integrity_measure(value);
+}

@@ -53,6 +53,10 @@ int khashbench(int alg, int provider, int count, int size, uint64 *elapsed);
 int hmac(int alg, int provider, const void *key, uint keylen, const void *buf, uint len, void *out);
 int hmacverify(int alg, int provider, const void *buf, uint len, const void *mac, uint maclen);
 int verify(void);
+/* measure(value): the measurement register's 32 bytes into value (measured boot: the
+ * ROM extended it with the kernel's SHA-256, the kernel with the manifest's); the number
+ * of extends since reset, or -1 where there is no register (QEMU). */
+int measure(void *value);
 
 /* ulib.c */
 int stat(const char *, struct stat *);
