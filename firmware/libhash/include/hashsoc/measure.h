@@ -17,8 +17,9 @@
 
 #ifdef CSR_MEASURE_BASE
 #define MEASURE_WORD(base, k) ((uintptr_t)(base) + 4 * (k))
-#define MEASURE_BUSY(st) (((st) >> CSR_MEASURE_STATUS_BUSY_OFFSET) & 1)
-#define MEASURE_COUNT(st) (((st) >> CSR_MEASURE_STATUS_COUNT_OFFSET) & ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1))
+#define MEASURE_BUSY(st)      (((st) >> CSR_MEASURE_STATUS_BUSY_OFFSET) & 1)
+#define MEASURE_COUNT(st)                                                                                    \
+  (((st) >> CSR_MEASURE_STATUS_COUNT_OFFSET) & ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1))
 
 /* Wait until no extend is in progress; the status word, or 0xFFFFFFFF on a time-out. */
 static inline uint32_t measure_idle(void)
@@ -44,7 +45,9 @@ static inline int measure_extend(const uint8_t m[MEASURE_BYTES])
   hash_plat_write(CSR_MEASURE_CTRL_ADDR, 1u << CSR_MEASURE_CTRL_EXTEND_OFFSET);
   uint32_t after = measure_idle();
   return after != 0xFFFFFFFFu && MEASURE_COUNT(after) == ((MEASURE_COUNT(before) + 1) &
-      ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1)) ? 0 : -1;
+                                                             ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1))
+             ? 0
+             : -1;
 }
 
 /* The value into out and the number of extends since reset; -1 on a time-out. */
