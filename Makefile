@@ -20,7 +20,7 @@ STEP := python3 scripts/steps.py
 LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
-        twin-build twin twin-run twin-fw twin-serial-boot device-key destroy-device-key
+        twin-build twin twin-run twin-fw twin-serial-boot device-key destroy-device-key sign
 
 # A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
 setup:
@@ -85,6 +85,14 @@ device-key:
 # with bitstreams built from it then reject every image built afterwards. CONFIRM=yes only.
 destroy-device-key:
 	@python3 -m gateware.devicekey --destroy $(if $(filter yes,$(CONFIRM)),--confirm)
+
+# Sign your own program for the ROM (docs/integrity.md, "Verified boot"): IMAGE=my.bin [LOAD=
+# address, default main RAM's base] [VERSION=N] writes my.hdr and boot.json beside it, for
+# litex_term --images, python -m soc.sim --ram-init and the twins. The key is this tree's.
+sign:
+	@test -n "$(IMAGE)" || { echo "make sign IMAGE=<program.bin> [LOAD=0x40000000] [VERSION=N]"; exit 2; }
+	python3 scripts/signimage.py $(IMAGE) $(if $(LOAD),--load $(LOAD)) $(if $(VERSION),--version $(VERSION)) \
+	  --boot-json $(dir $(IMAGE))boot.json
 
 sim-build: setup
 	$(Q)$(PY) -m soc.sim --build-only
