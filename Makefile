@@ -154,4 +154,5 @@ twin-serial-boot: xv6-$(BOARD)
 clean:
 	rm -rf build
 
+HASHSOC_TOP_MAKEFILE := 1
 -include boards/boards.mk

@@ -13,7 +13,8 @@
 #   make arty-bscan-spi   build that proxy (needs Vivado), see docs/boards.md
 #   make fpga-report      resource/Fmax report -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png
 #
-# DRY_RUN=1 prints the programming command instead of running it. BOOT_MIN_VERSION=N: the
+# Each target first runs `make setup` (idempotent: a stamp makes it instant once done), so
+# they work on a fresh clone. DRY_RUN=1 prints the programming command instead of running it. BOOT_MIN_VERSION=N: the
 # oldest signed image version the ROM runs (anti-rollback, docs/integrity.md).
 
 VENV ?= .venv
@@ -41,29 +42,36 @@ _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
 
 .PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci arty arty-load arty-flash arty-bscan-spi fpga-report
 
-ulx3s:
+# Used on its own (make -f boards/boards.mk), the set-up the top Makefile's `setup` runs.
+ifndef HASHSOC_TOP_MAKEFILE
+.PHONY: setup
+setup:
+	@bash scripts/setup.sh
+endif
+
+ulx3s: setup
 	$(PY) -m boards.ulx3s --build $(_ULX3S_ARGS)
 
-ulx3s-ci:
+ulx3s-ci: setup
 	$(PY) -m boards.ulx3s --build --check-timing $(_ULX3S_ARGS)
 
-ulx3s-load:
+ulx3s-load: setup
 	$(_FPGA_PROG) ulx3s load
 
-ulx3s-flash:
+ulx3s-flash: setup
 	$(_FPGA_PROG) ulx3s flash
 
-arty:
+arty: setup
 	$(PY) -m boards.arty --build $(_ARTY_ARGS)
 
-arty-load:
+arty-load: setup
 	$(_FPGA_PROG) arty load --variant $(ARTY_VARIANT) --tool $(ARTY_PROG)
 
-arty-flash:
+arty-flash: setup
 	$(_FPGA_PROG) arty flash --variant $(ARTY_VARIANT) --tool $(ARTY_PROG) $(if $(BSCAN_SPI),--bscan-spi $(BSCAN_SPI))
 
-arty-bscan-spi:
+arty-bscan-spi: setup
 	$(PY) -m boards.arty_bscan_spi --variant $(ARTY_VARIANT)
 
-fpga-report:
+fpga-report: setup
 	$(PY) scripts/fpga/report.py
