@@ -182,7 +182,13 @@ def test_signed_kernel_runs(platform, tmp_path):
         bios = os.path.getsize(os.path.join(TOP, "build", "sim", "software", "bios", "bios.bin"))
         assert f"to {bios:,} bytes (litex_sim" in doc(), bios
     else:
-        assert f"and {clocks:,} clocks on the ULX3S twin ({clocks / 60e3:.2f} ms at 60 MHz;" in doc(), clocks
+        # (the twin's clocks move a little with where the SDRAM's refreshes fall: within 1%)
+        m = re.search(r"and ([\d,]+) clocks on the ULX3S twin \(([\d.]+) ms at 60 MHz; its kernel is ([\d,]+) bytes\)",
+                      doc())
+        assert m, "docs/integrity.md: no twin figure"
+        quoted = int(m.group(1).replace(",", ""))
+        assert abs(quoted - clocks) <= 0.01 * clocks and float(m.group(2)) == round(quoted / 60e3, 2), (quoted, clocks)
+        assert int(m.group(3).replace(",", "")) == n, (m.group(3), n)
 
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
@@ -201,11 +207,17 @@ def test_rom_refuses(platform, attack, tmp_path):
 def test_measurement_is_the_hosts(platform):
     """Measured boot: the ROM extends the register with the kernel's SHA-256, the kernel with
     the manifest's; `measure` in xv6 prints what scripts/measure.py computes from the build's
-    files, and so do the ROM's and the kernel's boot lines at each step."""
+    files, and so do the ROM's and the kernel's boot lines at each step. litex_sim only: the
+    ULX3S (and so its twin) has no register yet, which the ROM and `measure` say."""
     extra = () if platform.name == "sim" else ("--target", platform.name)
     st, t = xv6(["measure"], platform="litex", timeout=600, boot_timeout=300 if platform.name == "sim" else 600,
                 extra=extra)
     assert st == 0, t[-3000:]
+    if platform.name != "sim":
+        assert "bootrom: no measurement register: nothing measured\n" in t, t[:3000]
+        assert "measure: manifest sha256" not in t
+        assert outputs(t, ["measure"])["measure"].strip() == "measure: no measurement register on this platform"
+        return
     kernel = open(os.path.join(platform.build, "kernel.bin"), "rb").read()
     manifest = open(os.path.join(platform.build, "manifest"), "rb").read()
     import hashlib

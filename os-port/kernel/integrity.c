@@ -424,13 +424,14 @@ static void measure_manifest(void)
 {
   uchar d[DLEN], v[MEASURE_BYTES];
   int prov = provider();
+#ifndef CSR_MEASURE_BASE
+  return; /* no measurement register (QEMU; a SoC built without one) */
+#endif
   if (chk.textlen < 0)
     return;
   if (hash_digest(HASH_SHA256, prov, hwflags(prov), chk.text, chk.textlen, d, DLEN) != DLEN ||
       measure_extend(d) < 0 || measure_read(v) < 0) {
-#ifdef PLATFORM_LITEX
     printf("measure: the measurement register did not take the manifest's digest\n");
-#endif
     return;
   }
   static const char digit[] = "0123456789abcdef";
