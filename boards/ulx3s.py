@@ -39,8 +39,10 @@ DEFAULT_SYS_CLK = 60e6
 # nextpnr's placement seed for `make ulx3s`/`ulx3s-ci` (ULX3S_SEED= overrides). 2 since
 # 2026-11-26: with the 32 KiB L2, seed 1 routed at 57.50 MHz (a path inside VexRiscv,
 # three quarters routing) and seed 2 at 63.56; the margin is a matter of placement.
+# 1 since 2026-11-27: with the ROM's check of verified boot (a ~43 KiB ROM, 52 DP16KD)
+# seed 1 routes at 64.30 MHz and seed 2 placed at 50.1 MHz estimated (docs/boards.md).
 # The result is the same in every build tree: the device key is data, not logic.
-DEFAULT_SEED = 2
+DEFAULT_SEED = 1
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
 DEFAULT_PNR_MARGIN = 1.0
