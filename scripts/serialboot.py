@@ -95,10 +95,8 @@ def small_fs(xv6_build, out):
     devicekey.use(where)        # the key the board's bitstream holds, never a new one silently
     # For the kernel's version, which its signed header carries (the kernel refuses the
     # manifest of another version).
-    from gateware import hashspec
-    header = open(os.path.join(xv6_build, "kernel.hdr"), "rb").read()
-    i = [w.name for w in hashspec.BOOT_HEADER].index("version")
-    version = int.from_bytes(header[4 * i:4 * i + 4], "little")
+    from scripts.signimage import field
+    version = field(open(os.path.join(xv6_build, "kernel.hdr"), "rb").read(), "version")
     subprocess.run([sys.executable, os.path.join(osport, "tools", "mkmanifest.py"), "--key",
                     devicekey.path(), "--kernel-version", str(version), "--out", where] + files, check=True)
     files += [os.path.join(where, "manifest"), os.path.join(where, "manifest.mac")]

@@ -52,6 +52,12 @@ def sign(image, key, load, entry=None, version=S.BOOT_IMAGE_VERSION, **fields):
     return words + mac
 
 
+def field(header, name):
+    """A word of a header (bytes), by its name in BOOT_HEADER."""
+    i = [w.name for w in S.BOOT_HEADER].index(name)
+    return struct.unpack_from("<I", header, 4 * i)[0]
+
+
 def header_address(ram_base=MAIN_RAM_BASE):
     return ram_base + S.BOOT_HEADER_OFFSET
 
