@@ -30,36 +30,80 @@ BUILD_DIR = os.path.join(TOP, "build", "arty")
 BUILD_NAME = "digilent_arty"
 
 
+# The write-through L2 (soc/l2wt.py) in front of the DDR3, as on the ULX3S (boards/ulx3s.py:
+# 32 KiB kept the kernel's misses from taking the SDRAM from a DMA stream). The docs quote
+# it as "N KiB write-through L2"; tests/test_docs.py checks.
+L2_SIZE = 32 * 1024
+
+
 class ArtyHashSoC(HashSoC):
+    """The Arty's SoC. With `twin=True` the same SoC is built for Verilator (boards/twin.py):
+    the clock generator, the UART pins and the A7DDRPHY are replaced by simulation models (a
+    plain clock, litex_sim's UART stream at the board's line rate, and boards/a7phy_model.py:
+    LiteDRAM's SDRAM PHY model behind the A7DDRPHY's own CSRs and settings, with a read path
+    the BIOS must level); everything behind them is this same code."""
+
     def __init__(self, variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK,
                  engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
-                 toolchain="vivado", **kwargs):
+                 toolchain="vivado", dma_native=True, twin=False, phy_windows=None, **kwargs):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-        platform = digilent_arty.Platform(variant=variant, toolchain=toolchain)
         sys_clk_freq = int(sys_clk_freq)
         kwargs.setdefault("integrated_rom_size", 0x10000)
         kwargs.setdefault("integrated_sram_size", 0x2000)
         kwargs.setdefault("uart_baudrate", DEFAULT_UART_BAUDRATE)
-        self.crg = arty_target._CRG(platform, sys_clk_freq, with_dram=True)
+        self.twin = twin
+        board_pins = digilent_arty.Platform(variant=variant, toolchain=toolchain)
+        if twin:
+            from boards import twin as twin_models
+            platform = twin_models.replace_pins(self, sys_clk_freq, kwargs)
+        else:
+            platform = board_pins
+            self.crg = arty_target._CRG(platform, sys_clk_freq, with_dram=True)
         HashSoC.__init__(self, platform, sys_clk_freq, ident=f"HashSoC on Arty A7 ({variant})", **kwargs)
+        self.fixed_rom_size = twin
         self.uart_baudrate = kwargs["uart_baudrate"]
 
-        # DDR3 (256 MiB MT41K128M16) as main RAM, as litex_boards does it. The 1:4 PHY runs
-        # the DRAM at 4 x sys_clk: keep sys_clk >= ~76 MHz (DDR3 DLL-on minimum 303 MHz).
-        self.ddrphy = s7ddrphy.A7DDRPHY(platform.request("ddram"),
-            memtype      = "DDR3",
-            nphases      = 4,
-            sys_clk_freq = sys_clk_freq)
-        self.add_sdram("sdram",
-            phy           = self.ddrphy,
-            module        = MT41K128M16(sys_clk_freq, "1:4"),
-            l2_cache_size = 8192,
-        )
+        # DDR3 (256 MiB MT41K128M16) as main RAM. The 1:4 PHY runs the DRAM at 4 x sys_clk:
+        # keep sys_clk >= ~76 MHz (DDR3 DLL-on minimum 303 MHz). dma_native: behind our
+        # write-through L2 (L2_SIZE), the engines reading on their own LiteDRAM ports
+        # (128 bits wide here); else as litex_boards does it (LiteX's 8 KiB write-back L2,
+        # the engines' DMA on the bus).
+        # The PHY the board gets; on the twin it is built on the board's pads only to give
+        # the model its CSRs and settings.
+        module, board_phy = board_dram(board_pins, sys_clk_freq)
+        if twin:
+            from boards.a7phy_model import A7DDRPHYModel, DEFAULT_WINDOWS
+            self.ddrphy = A7DDRPHYModel(board_phy, module, sys_clk_freq,
+                                        init=twin_models.sdram_init_words(board_phy.settings, module),
+                                        windows=phy_windows or DEFAULT_WINDOWS)
+        else:
+            self.ddrphy = board_phy
+        sdram_args = dict(phy=self.ddrphy, module=module)
+        if dma_native:
+            self.add_sdram_write_through("sdram", l2_size=L2_SIZE, **sdram_args)
+        else:
+            self.add_sdram("sdram", l2_cache_size=8192, **sdram_args)
         if with_led_chaser:
-            self.leds = LedChaser(pads=platform.request_all("user_led"), sys_clk_freq=sys_clk_freq)
+            leds = twin_models.led_pads(platform, 4) if twin else platform.request_all("user_led")
+            self.leds = LedChaser(pads=leds, sys_clk_freq=sys_clk_freq)
 
-        self.add_hash_engines(engines, sha256_variant=sha256_variant)
+        # Engines last: their DMA window is main RAM, which must exist now.
+        self.add_hash_engines(engines, sha256_variant=sha256_variant,
+                              dram=self.sdram if dma_native else None)
+
+
+def board_dram(platform, sys_clk_freq=DEFAULT_SYS_CLK):
+    """The board's DDR3: (LiteDRAM module, A7DDRPHY on the platform's pads). The twin builds
+    the PHY too, never into its SoC: for its CSRs and settings (boards/a7phy_model.py)."""
+    sys_clk_freq = int(sys_clk_freq)
+    phy = s7ddrphy.A7DDRPHY(platform.request("ddram"), memtype="DDR3", nphases=4, sys_clk_freq=sys_clk_freq)
+    return MT41K128M16(sys_clk_freq, "1:4"), phy
+
+
+def board_platform(variant="a7-35"):
+    """The board's platform, as the twin takes the board PHY from it."""
+    return digilent_arty.Platform(variant=variant, toolchain="vivado")
 
 
 def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),

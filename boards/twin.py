@@ -39,6 +39,7 @@ from migen.genlib.io import CRG
 from litex.build.sim import SimPlatform
 from litex.build.sim.config import SimConfig
 
+from boards import TWIN_BOARDS as BOARDS, TARGETS  # noqa: F401  (TARGETS: for importers)
 from scripts import steps
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -117,14 +118,46 @@ def crg(platform):
     return CRG(platform.request("sys_clk"))
 
 
+def replace_pins(soc, sys_clk_freq, soc_kwargs):
+    """For a board SoC built as its twin, before HashSoC.__init__: returns the twin's
+    platform and gives the SoC its clock (one, `soc.crg`) and its UART line (`soc.uart_line`,
+    litex_sim's stream at the board's rate: soc_kwargs' uart_baudrate; uart_name "sim")."""
+    platform_ = platform(sys_clk_freq, soc_kwargs["uart_baudrate"])
+    soc.crg = crg(platform_)
+    soc.uart_line = platform_.uart_line
+    soc_kwargs["uart_name"] = "sim"
+    return platform_
+
+
 def led_pads(platform, n):
     """LEDs have no pins in simulation; the LED chaser (and its CSR) stays."""
     return Signal(n)
 
 
-# 4 banks x 512 columns x 16 bits: a non-empty init for every bank makes Migen emit a
-# $readmemh for each bank memory, so that each run can load its own image.
-_INIT_WORDS = 4 * 512 * 2 // 4
+class BankLayout:
+    """Where main RAM's bytes lie in the PHY model's bank memories (LiteDRAM's
+    SDRAMPHYModel, ROW_BANK_COL): each bank memory holds words of one DFI beat set
+    (`word_bytes` = DFI data width x phases, e.g. 2 bytes on the ULX3S's SDR SDRAM, 16 on the
+    Arty's DDR3 at 1:4); consecutive `run_bytes` (one row of one bank: columns x data bytes)
+    go to banks 0, 1, ..., nbanks - 1, then the next row."""
+
+    def __init__(self, settings, module):
+        g = module.geom_settings
+        self.nbanks = 2 ** g.bankbits
+        self.word_bytes = settings.dfi_databits * settings.nphases // 8
+        self.run_bytes = 2 ** g.colbits * settings.databits // 8
+        self.size = 2 ** (g.bankbits + g.rowbits + g.colbits) * settings.databits // 8
+        self.depth = self.size // self.nbanks // self.word_bytes     # words per bank memory
+
+    def init_words(self):
+        """Build-time contents of the bank memories: one run of zeros per bank, so that
+        Migen emits a $readmemh for every bank memory and each run can load its own image
+        (32-bit words, as SDRAMPHYModel's `init` takes them)."""
+        return [0] * (self.nbanks * self.run_bytes // 4)
+
+
+def sdram_init_words(board_phy_settings, module):
+    return BankLayout(board_phy_settings, module).init_words()
 
 
 def sdram_phy_model(board_phy_settings, module, sys_clk_freq):
@@ -132,7 +165,7 @@ def sdram_phy_model(board_phy_settings, module, sys_clk_freq):
     its SDR default read latency is 4 where GENSDRPHY's is cl + 1 = 3)."""
     from litedram.phy.model import SDRAMPHYModel
     return SDRAMPHYModel(module=module, settings=board_phy_settings, clk_freq=sys_clk_freq,
-                         init=[0] * _INIT_WORDS)
+                         init=sdram_init_words(board_phy_settings, module))
 
 
 # Boards that have a twin ------------------------------------------------------------------------
@@ -140,22 +173,25 @@ def sdram_phy_model(board_phy_settings, module, sys_clk_freq):
 class Twin:
     """Build and run one board's twin. Attributes: name, build_dir, gateware_dir,
     generated_dir (the headers software for the board is built against), sys_clk_freq,
-    main_ram_base, main_ram_size."""
+    main_ram_base, main_ram_size, layout (BankLayout)."""
 
     def __init__(self, board="ulx3s"):
-        if board != "ulx3s":
-            raise ValueError(f"no twin for board {board!r} (known: ulx3s; the Arty's DDR3: docs/boards.md)")
-        from boards import ulx3s
+        import importlib
+        if board not in BOARDS:
+            raise ValueError(f"no twin for board {board!r} (known: {', '.join(BOARDS)})")
+        mod = importlib.import_module(f"boards.{board}")
         self.board = board
         self.name = f"{board}-twin"
         self.build_dir = os.path.join(TOP, "build", self.name)
         self.gateware_dir = os.path.join(self.build_dir, "gateware")
         self.generated_dir = os.path.join(self.build_dir, "software", "include", "generated")
         self.direct_dir = os.path.join(self.build_dir, "direct-bios")
-        self.sys_clk_freq = int(ulx3s.DEFAULT_SYS_CLK)
+        self.sys_clk_freq = int(mod.DEFAULT_SYS_CLK)
+        module, phy = mod.board_dram(mod.board_platform(), self.sys_clk_freq)
+        self.layout = BankLayout(phy.settings, module)
         self.main_ram_base = 0x4000_0000
-        self.main_ram_size = 32 * 1024 * 1024
-        self._soc_cls = ulx3s.ULX3SHashSoC
+        self.main_ram_size = self.layout.size
+        self._soc_cls = getattr(mod, BOARDS[board])
 
     # -- build ------------------------------------------------------------------------------------
 
@@ -193,6 +229,12 @@ class Twin:
                 soc.add_constant("ROM_BOOT_ADDRESS", self.main_ram_base)
                 soc.add_constant("SDRAM_TEST_DISABLE")
                 soc.add_config("BIOS_NO_DELAYS")
+                # No read leveling either: its test patterns go to the first burst of row
+                # 0, bank 0, i.e. main RAM's first 16 bytes, over the preloaded image (on
+                # a board nothing is there before the BIOS). Direct runs start with every
+                # lane's read path aligned instead (DIRECT_BOOT_WINDOWS); the board BIOS
+                # levels, in the serial boot and tests/test_twin_leveling.py.
+                soc.sdram.controller.settings.phy.read_leveling = False
                 Builder(soc, output_dir=self.direct_dir, compile_gateware=False,
                         compile_software=True).build(sim_config=cfg, run=False, interactive=False)
 
@@ -211,26 +253,50 @@ class Twin:
 
     def sdram_files(self):
         """The bank init files of the PHY model, in bank order, found in the Verilog: the
-        memories of 2**(rowbits + colbits) 16-bit words (the others are the ROM, SRAM...)."""
+        memories of the layout's depth and word width (the others are the ROM, SRAM...)."""
         import re
         text = open(os.path.join(self.gateware_dir, "sim.v")).read()
         depth = {m.group(2): (int(m.group(1)), int(m.group(3)) + 1)
                  for m in re.finditer(r"^reg \[(\d+):0\] (\w+)\[0:(\d+)\];", text, re.M)}
-        names = [f for f, mem in re.findall(r'\$readmemh\("([^"]+)", (\w+)\);', text)
-                 if depth.get(mem) == (15, 1 << 22)]
-        if len(names) != 4:
-            raise RuntimeError(f"expected 4 SDRAM bank memories in sim.v, found {names}")
+        want = (self.layout.word_bytes * 8 - 1, self.layout.depth)
+        names = [f for f, mem in re.findall(r'\$readmemh\("([^"]+)", (\w+)\);', text) if depth.get(mem) == want]
+        if len(names) != self.layout.nbanks:
+            raise RuntimeError(f"expected {self.layout.nbanks} SDRAM bank memories in sim.v, found {names}")
         return names
 
-    def prepare_run(self, images=(), bios="direct", uart="console", run_dir=None):
+    def phy_window_file(self):
+        """The init file of the PHY model's read windows (boards/a7phy_model.py), or None
+        for a PHY without leveling."""
+        import re
+        from boards.a7phy_model import WINDOW_MEMORY
+        text = open(os.path.join(self.gateware_dir, "sim.v")).read()
+        m = re.search(r'\$readmemh\("([^"]+)", (%s\w*)\);' % WINDOW_MEMORY, text)
+        return m.group(1) if m else None
+
+    def prepare_run(self, images=(), bios="direct", uart="console", run_dir=None, phy_windows=None):
         """A run directory with these images in SDRAM, this BIOS in the ROM and this UART
-        (`console`: stdin/stdout; `tcp:PORT`: litex_sim's serial2tcp). Returns (argv, cwd)."""
+        (`console`: stdin/stdout; `tcp:PORT`: litex_sim's serial2tcp). `phy_windows`: per
+        byte lane, the read window of a PHY that must be leveled (boards/a7phy_model.py:
+        (first tap, last tap, bit slip) or None for no window; default: the build's).
+        Returns (argv, cwd)."""
         from soc import sim
         run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=self.build_dir)
         own = {"sim_rom.init", "sim_config.js"} | set(self.sdram_files())
+        window_file = self.phy_window_file()
+        if phy_windows is None and bios == "direct" and window_file is not None:
+            from boards.a7phy_model import DIRECT_BOOT_WINDOWS
+            phy_windows = DIRECT_BOOT_WINDOWS
+        if phy_windows is not None:
+            if window_file is None:
+                raise ValueError(f"the {self.name}'s PHY has no read windows to set")
+            own.add(window_file)
         sim.link_run_dir(self.gateware_dir, run_dir, skip=own)
+        if phy_windows is not None:
+            from boards.a7phy_model import window_word
+            with open(os.path.join(run_dir, window_file), "w") as f:
+                f.write("".join(f"{window_word(w):04x}\n" for w in phy_windows))
         sim.write_word_file(self.bios_image(bios), os.path.join(run_dir, "sim_rom.init"))
-        write_sdram_init([(f, a - self.main_ram_base) for f, a in images], self.main_ram_size,
+        write_sdram_init([(f, a - self.main_ram_base) for f, a in images], self.layout,
                          [os.path.join(run_dir, n) for n in self.sdram_files()])
         with open(os.path.join(self.gateware_dir, "sim_config.js")) as f:
             cfg = json.load(f)
@@ -248,36 +314,40 @@ class Twin:
         return [os.path.join(self.gateware_dir, "obj_dir", "Vsim")], run_dir
 
 
-def write_sdram_init(blobs, ram_size, bank_paths, colbits=9, nbanks=4):
-    """Write the PHY model's bank files from (file, offset in main RAM) pairs.
-
-    ROW_BANK_COL mapping, 16-bit SDRAM words: word w lies in column w % 512 of bank
-    (w // 512) % 4, row w // 2048, i.e. line row * 512 + column of that bank's file."""
+def write_sdram_init(blobs, layout, bank_paths):
+    """Write the PHY model's bank files from (file, offset in main RAM) pairs, as
+    `layout` (BankLayout) places main RAM's bytes: byte offset o lies in bank
+    (o // run_bytes) % nbanks, at word (o // (run_bytes * nbanks)) * words per run +
+    (o % run_bytes) // word_bytes of that bank's file; a word is written as one
+    little-endian hex number."""
     import numpy as np
     end = 0
     data = []
     for fname, off in blobs:
         b = open(fname, "rb").read()
-        if off < 0 or off + len(b) > ram_size:
+        if off < 0 or off + len(b) > layout.size:
             raise ValueError(f"{fname} at offset {off:#x} does not fit in main RAM")
         data.append((off, b))
         end = max(end, off + len(b))
-    row_bytes = nbanks * (2 << colbits)
+    row_bytes = layout.nbanks * layout.run_bytes
     end = max(row_bytes, -(-end // row_bytes) * row_bytes)
     mem = bytearray(end)
     for off, b in data:
         mem[off:off + len(b)] = b
-    words = np.frombuffer(bytes(mem), dtype="<u2").reshape(-1, nbanks, 1 << colbits)
+    runs = np.frombuffer(bytes(mem), dtype=np.uint8).reshape(-1, layout.nbanks, layout.run_bytes)
+    digits = 2 * layout.word_bytes
     for bank, path in enumerate(bank_paths):
-        col = words[:, bank, :].ravel()
+        # Bytes of each word reversed: the hex number's most significant digits come first.
+        words = runs[:, bank, :].reshape(-1, layout.word_bytes)[:, ::-1]
+        hexes = words.tobytes().hex()
         with open(path, "w") as f:
-            f.write("\n".join(f"{w:04x}" for w in col.tolist()))
+            f.write("\n".join(hexes[i:i + digits] for i in range(0, len(hexes), digits)))
             f.write("\n")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--board", default="ulx3s")
+    p.add_argument("--board", default="ulx3s", choices=sorted(BOARDS))
     p.add_argument("--build-only", action="store_true")
     p.add_argument("--rebuild", action="store_true")
     p.add_argument("--images", help="preload main RAM: .bin at its base, or .json {file: address}")

@@ -89,10 +89,7 @@ class ULX3SHashSoC(HashSoC):
         self.twin = twin
         if twin:
             from boards import twin as twin_models
-            platform = twin_models.platform(sys_clk_freq, kwargs["uart_baudrate"])
-            self.crg = twin_models.crg(platform)
-            self.uart_line = platform.uart_line
-            kwargs["uart_name"] = "sim"
+            platform = twin_models.replace_pins(self, sys_clk_freq, kwargs)
         else:
             platform = _Platform(device=device, revision=revision, toolchain="trellis")
             platform.pnr_margin = pnr_margin
@@ -105,16 +102,14 @@ class ULX3SHashSoC(HashSoC):
         # write-through L2 (L2_SIZE), the engines reading on their own LiteDRAM ports
         # (pipelined); else as litex_boards does it (LiteX's 8 KiB write-back L2, the
         # engines' DMA on the bus).
-        phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
-        module = getattr(litedram_modules, sdram_module)(sys_clk_freq, sdram_rate)
         if twin:
             # The PHY the board would get, built on the board's own pads only to take its
             # settings (latencies, widths) for the model.
-            board_pads = _Platform(device=device, revision=revision, toolchain="trellis").request("sdram")
-            board_phy = phy_cls(board_pads, sys_clk_freq)
+            board_pads = _Platform(device=device, revision=revision, toolchain="trellis")
+            module, board_phy = board_dram(board_pads, sys_clk_freq, sdram_module, sdram_rate)
             self.sdrphy = twin_models.sdram_phy_model(board_phy.settings, module, sys_clk_freq)
         else:
-            self.sdrphy = phy_cls(platform.request("sdram"), sys_clk_freq)
+            module, self.sdrphy = board_dram(platform, sys_clk_freq, sdram_module, sdram_rate)
         sdram_args = dict(phy=self.sdrphy, module=module, size=0x40000000)
         if dma_native:
             self.add_sdram_write_through("sdram", l2_size=L2_SIZE, **sdram_args)
@@ -127,6 +122,19 @@ class ULX3SHashSoC(HashSoC):
         # Engines last: their DMA window is main RAM, which must exist now.
         self.add_hash_engines(engines, sha256_variant=sha256_variant,
                               dram=self.sdram if dma_native else None)
+
+
+def board_dram(platform, sys_clk_freq=DEFAULT_SYS_CLK, sdram_module="MT48LC16M16", sdram_rate="1:1"):
+    """The board's SDRAM: (LiteDRAM module, PHY on the platform's pads). The twin builds
+    the PHY too, never into its SoC: for its settings (boards/twin.py)."""
+    phy_cls = HalfRateGENSDRPHY if sdram_rate == "1:2" else GENSDRPHY
+    module = getattr(litedram_modules, sdram_module)(int(sys_clk_freq), sdram_rate)
+    return module, phy_cls(platform.request("sdram"), int(sys_clk_freq))
+
+
+def board_platform():
+    """The board's platform, as the twin takes the board PHY's settings from it."""
+    return _Platform(device=DEFAULT_DEVICE, toolchain="trellis")
 
 
 def timing_summary(gateware_dir, target_mhz=None):

@@ -34,6 +34,8 @@ import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+from boards import TARGETS  # noqa: E402
 PROMPT_AT_START = re.compile(r"(?:^|\n)\$ ")
 PANIC = re.compile(r"\bm?panic: ")
 
@@ -193,7 +195,7 @@ def main():
                     help="seconds between typed characters (default 0 qemu, 0.01 litex)")
     ap.add_argument("--build", action="store_true", help="run make -C os-port first")
     ap.add_argument("--build-dir", default=None, help="default os-port/build/PLATFORM")
-    ap.add_argument("--target", default="sim", choices=["sim", "ulx3s-twin"],
+    ap.add_argument("--target", default="sim", choices=TARGETS,
                     help="litex: the on-chip-RAM simulator (sim) or a board twin")
     ap.add_argument("--qemu", default="qemu-system-riscv32")
     ap.add_argument("--qemu-arg", action="append", default=[],

@@ -21,13 +21,13 @@ import sys
 import time
 
 from gateware.buildstamp import locked
+from boards import TARGETS  # noqa: F401  (sim and every board twin; for importers)
 from scripts import steps
 from soc import sim
 
 FIRMWARE_DIR = os.path.join(sim.TOP, "firmware", "baremetal")
 
 
-TARGETS = ("sim", "ulx3s-twin")
 
 
 def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):

@@ -109,6 +109,13 @@ def test_arty_elaborates_with_ddr3_and_engines(arty_out):
     tcl = open(os.path.join(arty_out, "gateware", "digilent_arty.tcl")).read()
     assert "xc7a35ticsg324-1L" in tcl
     assert "write_cfgmem" in tcl                    # the .bin for SPI flash
+    # The project's memory path, as on the ULX3S: our write-through L2, and each engine's
+    # DMA on its own 128-bit LiteDRAM port (its lane queue), not a Wishbone master.
+    from boards.arty import L2_SIZE
+    soc_h = open(os.path.join(arty_out, "software", "include", "generated", "soc.h")).read()
+    assert f"#define CONFIG_L2_SIZE {L2_SIZE}\n" in soc_h
+    assert "hashaccelerator0_syncfifo" in v and "hashaccelerator1_syncfifo" in v
+    assert "sha256_dma" not in v and "keccak_dma" not in v
 
 
 def test_arty_100t(tmp_path):

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """SoC level: build the SoC, boot the bare-metal firmware, check what it prints.
 
-Run on each target: `sim` (litex_sim, on-chip main RAM) and `ulx3s-twin` (the ULX3S's own
-SoC with its SDRAM, LiteDRAM controller and L2, boards/twin.py). Every digest the firmware
+Run on each target: `sim` (litex_sim, on-chip main RAM) and each board twin (boards/twin.py:
+`ulx3s-twin`, the ULX3S's own SoC with its SDRAM, LiteDRAM controller and L2; `arty-twin`,
+the Arty's with its DDR3 behind the A7DDRPHY's model). Every digest the firmware
 prints (software, PIO, DMA at four alignments, interrupt-driven, two contexts interleaved
 on one engine, DMA of bytes the CPU has just stored) must equal the outside reference;
 every error-path check must hold; the self-test must report no failure.
@@ -15,6 +16,7 @@ import re
 import pytest
 
 import hotblock
+from boards import TARGETS  # sim and every board twin
 from gateware import devicekey, hashspec
 from hashref import message, reference, pattern, xorshift_bytes
 from soc import runfw
@@ -24,16 +26,17 @@ from vectors import load_rsp
 ALGS = [a.title for a in hashspec.ALGORITHMS]   # as the driver prints them
 
 
-TARGETS = ["sim", "ulx3s-twin"]
 
 # Limits for the benchmark, per target: the clocks of a 64 KiB DMA digest (driver
 # included) per byte. On-chip RAM keeps the SHA-256 engine near its 64 clocks per block;
 # on the ULX3S's SDRAM (16-bit SDR, peak 2 bytes/clock) the engines' own LiteDRAM ports
-# must keep SHA-256 at >= 0.95 bytes/clock and SHA3-256 at >= 1.5 (docs/boards.md). Not
+# must keep SHA-256 at >= 0.95 bytes/clock and SHA3-256 at >= 1.5 (docs/boards.md); on the
+# Arty's DDR3 (128-bit port, memory no longer the limit) issue 31's 0.97 and 3.5. Not
 # timing assertions: the clocks are simulated and exact.
 DMA_64K_LIMIT = {
     "sim": {"SHA-256": 1.10, "SHA3-256": 0.60},
     "ulx3s-twin": {"SHA-256": 1 / 0.95, "SHA3-256": 1 / 1.5},
+    "arty-twin": {"SHA-256": 1 / 0.97, "SHA3-256": 1 / 3.5},
 }
 
 

@@ -32,17 +32,40 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_docs  # noqa: E402
 
 
+# What each board's twin must say about itself: the clock, the L2, main RAM, and the PHY
+# the LiteDRAM controller was generated for (the board PHY's, read from sdram_phy.h).
+BOARD_FACTS = {
+    "ulx3s": {"platform": "ulx3s", "clock": 60_000_000, "main_ram": 32 << 20,
+              "phy": ("SDRAM_PHY_GENSDRPHY", "SDRAM_PHY_DATABITS 16", "SDRAM_PHY_PHASES 1", "SDRAM_PHY_CL 2")},
+    "arty": {"platform": "digilent_arty", "clock": 100_000_000, "main_ram": 256 << 20,
+             "phy": ("SDRAM_PHY_A7DDRPHY", "SDRAM_PHY_DATABITS 16", "SDRAM_PHY_PHASES 4", "SDRAM_PHY_CL 7",
+                     "SDRAM_PHY_CWL 5", "SDRAM_PHY_READ_LEVELING_CAPABLE", "SDRAM_PHY_DELAYS 32",
+                     "SDRAM_PHY_BITSLIPS 8")},
+}
+# The A7DDRPHY's CSRs on the Arty's pads, in order (the design brief; the twin's model
+# mirrors them from the board PHY, and this list checks that it did).
+A7DDRPHY_CSRS = ("rst", "dly_sel", "half_sys8x_taps", "wlevel_en", "wlevel_strobe", "rdly_dq_rst",
+                 "rdly_dq_inc", "rdly_dq_bitslip_rst", "rdly_dq_bitslip", "wdly_dq_bitslip_rst",
+                 "wdly_dq_bitslip", "rdphase", "wrphase")
+
+
+@pytest.fixture(scope="module", params=[f"{b}-twin" for b in sorted(BOARD_FACTS)])
+def target(request):
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def twin():
-    t = Twin("ulx3s")
+def twin(target):
+    t = Twin(target.removesuffix("-twin"))
     t.build()
     return t
 
 
 @pytest.fixture(scope="module")
-def board_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("ulx3s-board")
-    r = subprocess.run([sys.executable, "-m", "boards.ulx3s", "--no-compile", "--output-dir", str(out)],
+def board_out(target, tmp_path_factory):
+    board = target.removesuffix("-twin")
+    out = tmp_path_factory.mktemp(f"{board}-board")
+    r = subprocess.run([sys.executable, "-m", f"boards.{board}", "--no-compile", "--output-dir", str(out)],
                        cwd=TOP, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     return out
@@ -52,20 +75,22 @@ def board_out(tmp_path_factory):
 def test_twin_description_is_the_boards(twin, board_out):
     board = json.load(open(os.path.join(board_out, "csr.json")))
     twin_ = json.load(open(os.path.join(twin.build_dir, "csr.json")))
-    assert board["constants"].pop("config_platform_name") == "ulx3s"
+    assert board["constants"].pop("config_platform_name") == BOARD_FACTS[twin.board]["platform"]
     assert twin_["constants"].pop("config_platform_name") == "sim"
     for section in ("csr_bases", "csr_registers", "constants", "memories"):
         assert twin_[section] == board[section], section
     c = twin_["constants"]
-    from boards.ulx3s import DEFAULT_SYS_CLK
-    assert c["config_clock_frequency"] == DEFAULT_SYS_CLK == 60_000_000
-    from boards.ulx3s import L2_SIZE
-    assert c["config_l2_size"] == L2_SIZE
-    assert twin_["memories"]["main_ram"]["size"] == 32 << 20
-    # The PHY the LiteDRAM controller was generated for: GENSDRPHY's, cl=2, 16 bits, 1:1.
+    mod = __import__(f"boards.{twin.board}", fromlist=["DEFAULT_SYS_CLK", "L2_SIZE"])
+    facts = BOARD_FACTS[twin.board]
+    assert c["config_clock_frequency"] == mod.DEFAULT_SYS_CLK == facts["clock"]
+    assert c["config_l2_size"] == mod.L2_SIZE
+    assert twin_["memories"]["main_ram"]["size"] == facts["main_ram"] == twin.main_ram_size
     phy = open(os.path.join(twin.generated_dir, "sdram_phy.h")).read()
-    for line in ("SDRAM_PHY_GENSDRPHY", "SDRAM_PHY_DATABITS 16", "SDRAM_PHY_PHASES 1", "SDRAM_PHY_CL 2"):
+    for line in facts["phy"]:
         assert f"#define {line}\n" in phy, line
+    if twin.board == "arty":
+        regs = [n.removeprefix("ddrphy_") for n in twin_["csr_registers"] if n.startswith("ddrphy_")]
+        assert tuple(regs) == A7DDRPHY_CSRS, regs
 
 
 @pytest.mark.simbuild
@@ -75,27 +100,39 @@ def test_twin_headers_are_the_boards(twin, board_out):
     def text(d, h):     # without LiteX's "generated on <date> by <commit>" banner line
         t = open(os.path.join(d, h)).read()
         t = re.sub(r'#define CONFIG_PLATFORM_NAME "\w+"\n', "", t)
-        t = re.sub(r'return "(ulx3s|sim)";', "", t)      # config_platform_name()
+        t = re.sub(r'return "(ulx3s|digilent_arty|sim)";', "", t)      # config_platform_name()
         return re.sub(r".*[Gg]enerated by LiteX.*\n", "", t)
 
     for h in ("csr.h", "mem.h", "sdram_phy.h", "soc.h"):
         assert text(twin.generated_dir, h) == text(bgen, h), h
 
 
-def test_sdram_bank_files_round_trip(tmp_path):
+@pytest.mark.parametrize("board", sorted(BOARD_FACTS))
+def test_sdram_bank_files_round_trip(board, tmp_path):
+    """What write_sdram_init puts in the bank files, read back with LiteDRAM's ROW_BANK_COL
+    mapping as the PHY model addresses its banks (bank memory word = the controller's
+    native word: 2 bytes on the ULX3S, 16 on the Arty), is the image."""
     import random
+    from litedram.phy.model import SDRAMPHYModel  # noqa: F401  (the model the layout describes)
+    layout = Twin(board).layout
+    geom = {"ulx3s": (4, 9, 2, 1), "arty": (8, 10, 2, 4)}[board]   # banks, colbits, bytes/beat, phases
+    nbanks, colbits, beat, phases = geom
+    xdr = 1 if phases == 1 else 2
+    word = beat * xdr * phases                  # bytes per native word = per bank memory word
+    words_per_row = (1 << colbits) // (xdr * phases)
+    assert (layout.nbanks, layout.word_bytes, layout.run_bytes) == (nbanks, word, words_per_row * word)
     rnd = random.Random(5)
     a = bytes(rnd.randrange(256) for _ in range(8000))
     b = bytes(rnd.randrange(256) for _ in range(3001))
     (tmp_path / "a").write_bytes(a)
     (tmp_path / "b").write_bytes(b)
-    banks = [tmp_path / f"bank{i}" for i in range(4)]
-    write_sdram_init([(str(tmp_path / "a"), 0), (str(tmp_path / "b"), 0x2002)], 1 << 20, banks)
-    words = [[int(x, 16) for x in open(p).read().split()] for p in banks]
+    banks = [tmp_path / f"bank{i}" for i in range(nbanks)]
+    write_sdram_init([(str(tmp_path / "a"), 0), (str(tmp_path / "b"), 0x2002)], layout, banks)
+    lines = [[int(x, 16) for x in open(p).read().split()] for p in banks]
     mem = bytearray()
-    for w in range(len(words[0]) * 4):          # SDRAM word w: bank (w // 512) % 4, line row*512+col
-        row, bank, col = w // 2048, (w // 512) % 4, w % 512
-        mem += words[bank][row * 512 + col].to_bytes(2, "little")
+    for w in range(len(lines[0]) * nbanks):     # native word w: column, then bank, then row
+        col, bank, row = w % words_per_row, (w // words_per_row) % nbanks, w // (words_per_row * nbanks)
+        mem += lines[bank][row * words_per_row + col].to_bytes(word, "little")
     assert mem[:len(a)] == a
     assert mem[0x2002:0x2002 + len(b)] == b
     assert not any(mem[len(a):0x2002])
@@ -103,6 +140,8 @@ def test_sdram_bank_files_round_trip(tmp_path):
 
 @pytest.mark.simbuild
 def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
+    if twin.board != "ulx3s":
+        pytest.skip("the Arty twin's serial boot is not in make test yet (issue 31)")
     gen = twin.generated_dir
     with locked("os-port"):
         r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex", "BOARD=ulx3s",

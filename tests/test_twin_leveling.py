@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+"""The Arty twin's read leveling (boards/a7phy_model.py): the board's BIOS must find each
+byte lane's window of IDELAY taps and its bit slip, as on the board.
+
+The PHY model passes a lane's read data intact only at one bit slip and inside a window of
+taps, per lane; the windows are read from a file when the twin starts, so each run here
+sets its own without rebuilding Verilator:
+- the windows moved (two configurations: the build's, in test_soc_firmware's arty-twin
+  run, and another here): the BIOS picks each lane's bit slip, centres its taps inside
+  the window, and the memtest passes;
+- no window at all: the BIOS reports, lane by lane and bit slip by bit slip, that it found
+  no working tap ("delays: -"), and goes on to its memtest with the read path unaligned
+  (which then fails: "Memtest KO", ~2 min later; the run stops at the memtest's start).
+The moved-window run is the board's BIOS (memtest included) up to serial boot: ~3 min here.
+"""
+
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from boards.a7phy_model import DEFAULT_WINDOWS
+from boards.twin import Twin
+
+pytestmark = pytest.mark.simbuild
+
+# Another lane placement than the build's: lane 0 low and narrow, lane 1 up to the last tap.
+MOVED = ((3, 10, 6), (20, 31, 1))
+BEST = re.compile(r"best: m(\d+), b(\d+) delays: (?:(\d+)\+-(\d+)|-)")
+
+
+@pytest.fixture(scope="module")
+def twin():
+    t = Twin("arty")
+    t.build()
+    return t
+
+
+def board_bios(twin, windows, timeout=900, until=("Booting from serial", "Memory initialization failed")):
+    """The console of the board's BIOS with these read windows, up to a line with one of
+    `until` (default: serial boot, or the BIOS's report that the memory failed)."""
+    argv, cwd = twin.prepare_run([], bios="board", phy_windows=windows)
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    out, deadline = [], time.time() + timeout
+    try:
+        for raw in proc.stdout:
+            line = raw.decode(errors="replace")
+            out.append(line)
+            if any(u in line for u in until):
+                break
+            if time.time() > deadline:
+                raise TimeoutError(f"the BIOS did not get to serial boot in {timeout} s")
+    finally:
+        proc.kill()
+        proc.wait()
+    return "".join(out).replace("\r", "\n")
+
+
+def chosen(console):
+    """{lane: (bit slip, middle tap or None)} from the BIOS's "best:" lines."""
+    return {int(m.group(1)): (int(m.group(2)), None if m.group(3) is None else int(m.group(3)))
+            for m in BEST.finditer(console)}
+
+
+def check_found(console, windows):
+    picks = chosen(console)
+    assert sorted(picks) == list(range(len(windows))), console[-3000:]
+    for lane, (first, last, bitslip) in enumerate(windows):
+        slip, tap = picks[lane]
+        assert slip == bitslip, (lane, picks)
+        assert tap is not None and first <= tap <= last, (lane, picks, windows)
+
+
+def doc_block():
+    """The BIOS lines docs/boards.md quotes from this run (between its arty-leveling marks)."""
+    text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "boards.md")).read()
+    m = re.search(r"<!-- arty-leveling -->\n```\n(.*?)```\n<!-- /arty-leveling -->", text, re.S)
+    assert m, "docs/boards.md lost its arty-leveling block"
+    return m.group(1).splitlines()
+
+
+def test_bios_levels_a_moved_window_and_memtest_passes(twin):
+    assert MOVED != DEFAULT_WINDOWS
+    console = board_bios(twin, MOVED)
+    check_found(console, MOVED)
+    assert "Memtest OK" in console, console[-3000:]
+    assert "Booting from serial" in console
+    lines = {line.rstrip() for line in console.splitlines()}
+    stale = [line for line in doc_block() if line.rstrip() not in lines]
+    assert not stale, f"docs/boards.md quotes BIOS lines this run did not print: {stale}"
+
+
+def test_bios_reports_no_window(twin):
+    console = board_bios(twin, (None, None), until=("Memtest at",))
+    picks = chosen(console)
+    assert sorted(picks) == [0, 1] and all(tap is None for _, tap in picks.values()), console[-3000:]
+    scans = re.findall(r"m(\d), b(\d\d): \|([01]+)\| delays: (\S+)", console)
+    assert len(scans) == 2 * 8 and all(set(s) == {"0"} and d == "-" for _, _, s, d in scans), scans
