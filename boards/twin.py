@@ -6,23 +6,27 @@
     python -m boards.twin --bios board --uart tcp:2001      # the board's BIOS, UART on TCP
 
 A claim about the board holds on its twin. The twin is the board target's SoC class
-(boards/ulx3s.py, `ULX3SHashSoC(twin=True)`) with only what touches pins replaced: the
-clock generator by one clock, the UART pins by litex_sim's UART stream at the board's line
-rate (UARTLine: the board's 1 Mbaud, receive side), and the SDRAM PHY
-by LiteDRAM's SDRAMPHYModel with the *board PHY's own settings* (GENSDRPHY on the ULX3S:
-cl=2, read latency 3, 16-bit, rate 1:1). Everything behind them is the board's: LiteDRAM's
-controller with the MT48LC16M16 timings at the board's sys_clk (60 MHz, which is also
-CONFIG_CLOCK_FREQUENCY), the 32 KiB write-through L2, the CSR map and the engines.
+(boards/ulx3s.py `ULX3SHashSoC(twin=True)`, boards/arty.py `ArtyHashSoC(twin=True)`; the
+boards are listed in boards/__init__.py) with only what touches pins replaced: the clock
+generator by one clock, the UART pins by litex_sim's UART stream at the board's line rate
+(UARTLine: the board's 1 Mbaud, receive side), and the memory PHY by LiteDRAM's
+SDRAMPHYModel with the *board PHY's own settings*: on the ULX3S GENSDRPHY's (cl=2, read
+latency 3, 16-bit, rate 1:1); on the Arty the A7DDRPHY's, behind boards/a7phy_model.py,
+which also carries the A7DDRPHY's CSRs and a read path the BIOS must level. Everything
+behind them is the board's: LiteDRAM's controller with the board's DRAM timings at its
+sys_clk (60 MHz on the ULX3S, 100 MHz on the Arty, also CONFIG_CLOCK_FREQUENCY), the
+32 KiB write-through L2, the CSR map and the engines.
 
 Loading programs without rebuilding Verilator. The PHY model keeps one memory per SDRAM
-bank, read with $readmemh from `sim_mem*.init` at start-up (16-bit words, ROW_BANK_COL:
-consecutive 1 KiB columns-runs go to banks 0, 1, 2, 3, then the next row). Each run gets a
-directory of its own with those files written from the images (`write_sdram_init`), and
-with one of two BIOS images in `sim_rom.init`:
-  - `board`: the BIOS built exactly as for the board (memtest, serial boot with its
-    delays): used for the documented serial-boot path (litex_term --images);
+bank, read with $readmemh from `sim_mem*.init` at start-up (ROW_BANK_COL: BankLayout says
+where main RAM's bytes lie). Each run gets a directory of its own with those files written
+from the images (`write_sdram_init`), and with one of two BIOS images in `sim_rom.init`:
+  - `board`: the BIOS built exactly as for the board (memtest, read leveling, serial boot
+    with its delays): used for the documented serial-boot path (litex_term --images);
   - `direct`: the same BIOS built with ROM_BOOT_ADDRESS = main RAM, SDRAM_TEST_DISABLE and
-    no delays: it initialises the SDRAM controller and jumps to the preloaded image.
+    no delays: it initialises the SDRAM controller and jumps to the preloaded image. It
+    does not level a PHY's read path (the Arty's): the leveling's test writes would land
+    on the image's first bytes; direct runs start with the read path aligned.
 The ROM keeps its declared 64 KiB (no auto-resize) so that either BIOS fits.
 """
 
