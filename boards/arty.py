@@ -45,7 +45,7 @@ class ArtyHashSoC(HashSoC):
 
     def __init__(self, variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK,
                  engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
-                 toolchain="vivado", dma_native=True, twin=False, phy_windows=None, **kwargs):
+                 toolchain="vivado", dma_native=True, twin=False, **kwargs):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         sys_clk_freq = int(sys_clk_freq)
@@ -73,10 +73,10 @@ class ArtyHashSoC(HashSoC):
         # the model its CSRs and settings.
         module, board_phy = board_dram(board_pins, sys_clk_freq)
         if twin:
-            from boards.a7phy_model import A7DDRPHYModel, DEFAULT_WINDOWS
+            # Its read windows are the build's default; a run sets its own (boards/twin.py).
+            from boards.a7phy_model import A7DDRPHYModel
             self.ddrphy = A7DDRPHYModel(board_phy, module, sys_clk_freq,
-                                        init=twin_models.sdram_init_words(board_phy.settings, module),
-                                        windows=phy_windows or DEFAULT_WINDOWS)
+                                        init=twin_models.sdram_init_words(board_phy.settings, module))
         else:
             self.ddrphy = board_phy
         sdram_args = dict(phy=self.ddrphy, module=module)

@@ -43,7 +43,7 @@ from migen.genlib.io import CRG
 from litex.build.sim import SimPlatform
 from litex.build.sim.config import SimConfig
 
-from boards import TWIN_BOARDS as BOARDS, TARGETS  # noqa: F401  (TARGETS: for importers)
+from boards import TWIN_BOARDS as BOARDS
 from scripts import steps
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
