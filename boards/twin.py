@@ -285,7 +285,8 @@ class Twin:
         Returns (argv, cwd)."""
         from soc import sim
         run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=self.build_dir)
-        own = {"sim_rom.init", "sim_config.js"} | set(self.sdram_files())
+        banks = self.sdram_files()
+        own = {"sim_rom.init", "sim_config.js"} | set(banks)
         window_file = self.phy_window_file()
         if phy_windows is None and bios == "direct" and window_file is not None:
             from boards.a7phy_model import DIRECT_BOOT_WINDOWS
@@ -301,7 +302,7 @@ class Twin:
                 f.write("".join(f"{window_word(w):04x}\n" for w in phy_windows))
         sim.write_word_file(self.bios_image(bios), os.path.join(run_dir, "sim_rom.init"))
         write_sdram_init([(f, a - self.main_ram_base) for f, a in images], self.layout,
-                         [os.path.join(run_dir, n) for n in self.sdram_files()])
+                         [os.path.join(run_dir, n) for n in banks])
         with open(os.path.join(self.gateware_dir, "sim_config.js")) as f:
             cfg = json.load(f)
         for entry in cfg:
