@@ -8,11 +8,22 @@
 
 Each --cmd is typed as one line (so xv6 shell lists like `a; b` stay one
 command); with --split every --cmd is also split on ';' outside of
-parentheses and quotes.  After each line the script waits for the next
-`$ ` prompt.  The transcript is streamed to stdout as it arrives.
+parentheses and quotes.  A line is typed one character at a time, each
+after the console has echoed the one before, so no input waits in a UART
+FIFO that the software may not drain in time (on a board twin, as on the
+board, a byte that finds the FIFO full is lost).  After each line the
+script waits for the next `$ ` prompt.  The transcript is streamed to
+stdout as it arrives.
+
+--record FILE writes the session as JSON: the text before the first prompt
+and each command's output, cut at offsets taken while typing (from the
+echo of the line's newline to the next prompt), never searched for in the
+transcript afterwards, so output that lands between typed characters
+cannot make a command's output unfindable.
 
 Exit status: 0 ok, 2 boot timed out, 3 a command timed out, 4 the kernel
-panicked, 5 the emulator exited early, 1 usage or build error.
+panicked, 5 the emulator exited early, 6 typed input was lost (a twin's
+UART overran, or a character was never echoed), 1 usage or build error.
 
 Platforms:
   qemu   qemu-system-riscv32 -machine virt with os-port/build/qemu/kernel.elf
@@ -24,6 +35,7 @@ Platforms:
 Standard library only.
 """
 import argparse
+import json
 import os
 import re
 import shlex
@@ -37,12 +49,17 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from boards import TARGETS  # noqa: E402
 PROMPT_AT_START = re.compile(r"(?:^|\n)\$ ")
+PROMPT = re.compile(r"\n\$ ")
 PANIC = re.compile(r"\bm?panic: ")
 
 
-# The board twin's own report on the simulator's stdout (boards/twin.py, UARTLine), which
-# lands in the middle of the console's text: not part of the transcript.
-TWIN_REPORT = re.compile(r"twin: UART first byte received at clock\s+\d+\n")
+# The board twin's own reports on the simulator's stdout (boards/twin.py, UARTLine: the first
+# byte received, an overrun): printed by Verilator on the stdio stream that litex_sim's console
+# module flushes after every character, so each arrives whole in one read, wherever the
+# console's text is. They are not part of the transcript; an overrun means a typed byte is lost.
+TWIN_REPORT = re.compile(r"twin: UART [^\n]*\n")
+OVERRUN = "twin: UART receive overrun"
+STATUS = {"timeout": 3, "panic": 4, "eof": 5, "lost": 6}
 
 
 def split_top_level(line):
@@ -75,6 +92,8 @@ class Console:
             argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, start_new_session=True)
         self.buf = ""
+        self.reports = []       # the twin's own lines, taken out of buf
+        self.cr = False         # a chunk ended in '\r': its '\n' may start the next
         self.lock = threading.Condition()
         self.echo = echo
         self.eof = False
@@ -93,19 +112,21 @@ class Console:
                     self.eof = True
                     self.lock.notify_all()
                 return
-            text = data.decode("latin-1").replace("\r\n", "\n")
+            text = ("\r" if self.cr else "") + data.decode("latin-1")
+            self.cr = text.endswith("\r")
+            text = text[:-1] if self.cr else text
+            text = text.replace("\r\n", "\n")
             if self.echo:
                 sys.stdout.write(text)
                 sys.stdout.flush()
             with self.lock:
-                self.buf += text
-                if "twin: " in self.buf[-len(text) - 64:]:
-                    self.buf = TWIN_REPORT.sub("", self.buf)
+                self.reports += TWIN_REPORT.findall(text)
+                self.buf += TWIN_REPORT.sub("", text)
                 self.lock.notify_all()
 
     def wait_for(self, pattern, start, timeout):
         """Wait until pattern matches self.buf[start:]; returns
-        'ok', 'timeout', 'panic' or 'eof'."""
+        'ok', 'timeout', 'panic', 'lost' (a twin's UART lost a typed byte) or 'eof'."""
         deadline = time.monotonic() + timeout
         with self.lock:
             while True:
@@ -116,6 +137,8 @@ class Console:
                     # give the panic message a moment to complete
                     self.lock.wait(0.3)
                     return "panic"
+                if self.lost():
+                    return "lost"
                 if self.eof:
                     return "eof"
                 left = deadline - time.monotonic()
@@ -123,16 +146,28 @@ class Console:
                     return "timeout"
                 self.lock.wait(min(left, 0.5))
 
-    def send(self, text, char_delay=0.0):
-        data = text.encode("latin-1")
-        if char_delay <= 0:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-            return
-        for i in range(len(data)):
-            self.proc.stdin.write(data[i:i + 1])
-            self.proc.stdin.flush()
-            time.sleep(char_delay)
+    def send(self, text):
+        self.proc.stdin.write(text.encode("latin-1"))
+        self.proc.stdin.flush()
+
+    def lost(self):
+        return sum(r.startswith(OVERRUN) for r in self.reports)
+
+    def type_line(self, line, timeout, paced=True):
+        """Type line and a newline: paced, each character once the one before is echoed;
+        else all at once (QEMU's UART holds input until the guest reads it). Returns ('ok',
+        offset just past the newline's echo) or (failure, None). Nothing else runs while
+        the shell reads a line, so the echo is the next text (another process's output
+        could come first: the echo is looked for, not assumed)."""
+        for ch in (line + "\n" if paced else [line + "\n"]):
+            mark = len(self.buf)
+            self.send(ch)
+            ch = ch[-1]
+            r = self.wait_for(re.compile(re.escape(ch)), mark, timeout)
+            if r != "ok":
+                return r, None
+        with self.lock:
+            return "ok", self.buf.index("\n", mark) + 1
 
     def close(self):
         if self.proc.poll() is None:
@@ -191,8 +226,8 @@ def main():
                     help="seconds per command (default 60 qemu, 1800 litex)")
     ap.add_argument("--boot-timeout", type=float, default=None,
                     help="seconds until the first prompt (default 30 qemu, 900 litex)")
-    ap.add_argument("--char-delay", type=float, default=None,
-                    help="seconds between typed characters (default 0 qemu, 0.01 litex)")
+    ap.add_argument("--echo-timeout", type=float, default=None,
+                    help="seconds to wait for each typed character's echo (default 10 qemu, 120 litex)")
     ap.add_argument("--build", action="store_true", help="run make -C os-port first")
     ap.add_argument("--build-dir", default=None, help="default os-port/build/PLATFORM")
     ap.add_argument("--target", default="sim", choices=TARGETS,
@@ -205,6 +240,8 @@ def main():
     ap.add_argument("--sim-cmd", default=None,
                     help="litex: run this command instead of soc.sim (no --ram-init added)")
     ap.add_argument("--sim-cwd", default=None, help="litex: working directory for --sim-cmd")
+    ap.add_argument("--record", default=None, metavar="FILE",
+                    help="write the session as JSON (boot text, each command's output)")
     ap.add_argument("--quiet", action="store_true",
                     help="print the transcript only at the end")
     ap.add_argument("--from-kernel", action="store_true",
@@ -215,7 +252,7 @@ def main():
     litex = args.platform == "litex"
     timeout = args.timeout if args.timeout is not None else (1800 if litex else 60)
     boot_timeout = args.boot_timeout if args.boot_timeout is not None else (900 if litex else 30)
-    char_delay = args.char_delay if args.char_delay is not None else (0.01 if litex else 0.0)
+    echo_timeout = args.echo_timeout if args.echo_timeout is not None else (120 if litex else 10)
 
     cmds = []
     for c in args.cmd:
@@ -229,24 +266,32 @@ def main():
 
     argv, cwd = emulator_argv(args)
     con = Console(argv, cwd, echo=not args.quiet)
-    status = 0
+    status, boot, done = 0, "", []
     try:
         r = con.wait_for(PROMPT_AT_START, 0, boot_timeout)
         if r != "ok":
-            status = {"timeout": 2, "panic": 4, "eof": 5}[r]
+            status = {**STATUS, "timeout": 2}[r]
             sys.stderr.write(f"\nxv6run: boot failed ({r})\n")
         else:
+            boot = con.buf[:PROMPT_AT_START.search(con.buf).end()]
             for c in cmds:
-                mark = len(con.buf)
-                con.send(c + "\n", char_delay)
-                # the echoed line ends with '\n'; the next prompt follows
-                r = con.wait_for(re.compile(r"\n\$ "), mark, timeout)
+                r, start = con.type_line(c, echo_timeout, paced=litex)
+                if r == "ok":
+                    r = con.wait_for(PROMPT, start - 1, timeout)
                 if r != "ok":
-                    status = {"timeout": 3, "panic": 4, "eof": 5}[r]
-                    sys.stderr.write(f"\nxv6run: command {c!r} failed ({r})\n")
+                    status = STATUS[r]
+                    sys.stderr.write(f"\nxv6run: command {c!r} failed ({r}"
+                                     + (f": {con.lost()} typed bytes overran the UART" if con.lost() else "")
+                                     + ")\n")
                     break
+                with con.lock:      # up to the prompt's newline (the prompt follows the output)
+                    end = PROMPT.search(con.buf, start - 1).start() + 1
+                    done.append({"cmd": c, "output": con.buf[start:max(start, end)]})
     finally:
         con.close()
+    if args.record:
+        with open(args.record, "w") as f:
+            json.dump({"status": status, "boot": boot, "commands": done, "twin_reports": con.reports}, f, indent=1)
     if args.quiet:
         out = con.buf
         if args.from_kernel and "Liftoff!" in out:

@@ -17,6 +17,9 @@ import pytest
 from soc import sim
 from gateware.buildstamp import locked
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_xv6_qemu import outputs, xv6  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(REPO, "os-port", "README")
 CMDS = [
@@ -48,18 +51,11 @@ def session():
                             f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert r.returncode == 0, r.stdout[-3000:]
-    argv = [sys.executable, os.path.join(REPO, "scripts", "xv6run.py"), "--platform", "litex",
-            "--quiet", "--timeout", "900", "--boot-timeout", "600"]
-    for c in CMDS:
-        argv += ["--cmd", c]
-    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=3000)
-    return r.returncode, r.stdout
+    return xv6(CMDS, timeout=900, platform="litex", boot_timeout=600)
 
 
 def out(transcript, cmd):
-    start = transcript.index("$ " + cmd + "\n") + len(cmd) + 3
-    end = transcript.find("\n$ ", start - 1)
-    return transcript[start:end + 1 if end >= 0 else None]
+    return outputs(transcript, [cmd])[cmd]
 
 
 def host_wc(data):

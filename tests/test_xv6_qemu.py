@@ -40,33 +40,40 @@ def qemu_build():
     return os.path.join(OSPORT, "build", "qemu")
 
 
+class Transcript(str):
+    """The console text of one session, with each command's output as scripts/xv6run.py
+    recorded it (`outputs`: command line -> text)."""
+    outputs = {}
+
+
 def xv6(cmds, timeout=60, build_dir=None, extra=(), platform="qemu", boot_timeout=30):
-    """Boot, type the command lines, return (exit status, transcript)."""
-    argv = [sys.executable, XV6RUN, "--platform", platform, "--quiet",
-            "--timeout", str(timeout), "--boot-timeout", str(boot_timeout)]
-    if build_dir:
-        argv += ["--build-dir", build_dir]
-    for c in cmds:
-        argv += ["--cmd", c]
-    argv += list(extra)
-    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=timeout * len(cmds) + boot_timeout + 60)
-    return r.returncode, r.stdout
+    """Boot, type the command lines, return (exit status, Transcript)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        record = os.path.join(tmp, "session.json")
+        argv = [sys.executable, XV6RUN, "--platform", platform, "--quiet", "--record", record,
+                "--timeout", str(timeout), "--boot-timeout", str(boot_timeout)]
+        if build_dir:
+            argv += ["--build-dir", build_dir]
+        for c in cmds:
+            argv += ["--cmd", c]
+        argv += list(extra)
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=timeout * len(cmds) + boot_timeout + 60)
+        t = Transcript(r.stdout)
+        if os.path.exists(record):
+            t.outputs = {c["cmd"]: c["output"] for c in json.load(open(record))["commands"]}
+    return r.returncode, t
 
 
 def outputs(transcript, cmds):
-    """Map each typed command line to the text it printed before the next
-    prompt (command lines must be distinct)."""
+    """Map each typed command line to the text it printed before the next prompt, as
+    xv6run cut it while typing (not searched for afterwards: output that lands between
+    typed characters cannot hide a command). Command lines must be distinct."""
     assert len(set(cmds)) == len(cmds)
-    res = {}
-    pos = transcript.index("$ ")
-    for c in cmds:
-        start = transcript.index("$ " + c + "\n", pos) + len("$ " + c + "\n")
-        end = transcript.find("\n$ ", start - 1)
-        end = len(transcript) if end < 0 else end + 1
-        res[c] = transcript[start:end]
-        pos = end
-    return res
+    missing = [c for c in cmds if c not in transcript.outputs]
+    assert not missing, f"no output recorded for {missing[:3]}: {transcript[-2000:]}"
+    return {c: transcript.outputs[c] for c in cmds}
 
 
 def host_wc(path):
