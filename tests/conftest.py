@@ -38,7 +38,7 @@ def xdist_group(item):
 # test count, which sent the one-test twin xv6 session out last, to run alone for its last
 # minutes. The first two go to different workers, so litex_sim and the twin are built at
 # the same time.
-HEAVIEST_FIRST = ["test_xv6_hash:ulx3s-twin", "test_xv6_hash:sim", "test_twin:ulx3s-twin",
+HEAVIEST_FIRST = ["test_xv6_hash:ulx3s-twin", "test_xv6_hash:arty-twin", "test_xv6_hash:sim", "test_twin:ulx3s-twin",
                   "test_soc_firmware:arty-twin", "test_soc_firmware:ulx3s-twin", "test_twin_leveling",
                   "test_xv6_litex", "test_soc_firmware:sim", "test_twin:arty-twin",
                   "test_soc_identity", "test_seed001", "qemu"]
