@@ -16,7 +16,7 @@ script waits for the next `$ ` prompt.  The transcript is streamed to
 stdout as it arrives.
 
 --record FILE writes the session as JSON: the text before the first prompt
-and each command's output, cut at offsets taken while typing (from the
+and each command's output and wall time, cut at offsets taken while typing (from the
 echo of the line's newline to the next prompt), never searched for in the
 transcript afterwards, so output that lands between typed characters
 cannot make a command's output unfindable.
@@ -275,6 +275,7 @@ def main():
         else:
             boot = con.buf[:PROMPT_AT_START.search(con.buf).end()]
             for c in cmds:
+                t0 = time.monotonic()
                 r, start = con.type_line(c, echo_timeout, paced=litex)
                 if r == "ok":
                     r = con.wait_for(PROMPT, start - 1, timeout)
@@ -286,7 +287,8 @@ def main():
                     break
                 with con.lock:      # up to the prompt's newline (the prompt follows the output)
                     end = PROMPT.search(con.buf, start - 1).start() + 1
-                    done.append({"cmd": c, "output": con.buf[start:max(start, end)]})
+                    done.append({"cmd": c, "output": con.buf[start:max(start, end)],
+                                 "seconds": round(time.monotonic() - t0, 1)})   # wall, this host
     finally:
         con.close()
     if args.record:
