@@ -5,9 +5,9 @@ byte lane's window of IDELAY taps and its bit slip, as on the board.
 The PHY model passes a lane's read data intact only at one bit slip and inside a window of
 taps, per lane; the windows are read from a file when the twin starts, so each run here
 sets its own without rebuilding Verilator:
-- the windows moved (two configurations: the build's, in test_soc_firmware's arty-twin
-  run, and another here): the BIOS picks each lane's bit slip, centres its taps inside
-  the window, and the memtest passes;
+- the windows moved (two configurations: the build's, in test_twin.py's serial boot of
+  the Arty twin, and another here): the BIOS picks each lane's bit slip, centres its taps
+  inside the window, and the memtest passes;
 - no window at all: the BIOS reports, lane by lane and bit slip by bit slip, that it found
   no working tap ("delays: -"), and goes on to its memtest with the read path unaligned
   (which then fails: "Memtest KO", ~2 min later; the run stops at the memtest's start).
