@@ -51,8 +51,9 @@ test: setup
 test-fast: setup
 	$(PY) -m pytest tests -m "not fpga and not simbuild"
 
+# BENCH_TARGETS=arty-twin (a comma list) runs only those; the others stay as docs/bench.json has them.
 bench: setup
-	$(PY) scripts/bench.py
+	$(PY) scripts/bench.py $(if $(BENCH_TARGETS),--targets $(BENCH_TARGETS))
 
 # Simulation speed and a perf profile of the Verilator models (docs/simprofile.md).
 simprofile: setup

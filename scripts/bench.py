@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Benchmark HashSoC on the simulator and the ULX3S twin; write docs/bench.{json,md,png}.
+"""Benchmark HashSoC on the simulator and the board twins; write docs/bench.{json,md,png}.
+
+    python scripts/bench.py                      (make bench: every target, two at a time)
+    python scripts/bench.py --targets arty-twin  (these again; the others kept from bench.json)
+    python scripts/bench.py --only-render        (the docs again from docs/bench.json)
 
 Runs the firmware's full benchmark (every algorithm; software, PIO and DMA; 0 B to 64 KiB)
-on both targets at once (one per core) and derives the headline figures side by side. All
-numbers are clocks of the simulated SoC (exact); the twin's are the board's, memory path
-included. Ratios come from one run.
+on each target (two at once, one per core) and derives the headline figures side by side.
+All numbers are clocks of the simulated SoC (exact); a twin's are its board's, memory path
+included. Ratios come from one run of one target; each target's column says when and at
+which commit it ran.
 """
 
 import json
@@ -86,7 +91,8 @@ def table(rows):
     return "\n".join(lines)
 
 
-TARGETS = {"sim": "litex_sim, on-chip RAM", "ulx3s-twin": "ULX3S twin: SDRAM + L2, 60 MHz"}
+# Every target (boards.TARGETS), its column's name and its plot line.
+TARGETS = {"sim": ("sim", "-"), "ulx3s-twin": ("ULX3S twin", "--"), "arty-twin": ("Arty twin", ":")}
 
 
 def plot(results, path):
@@ -95,7 +101,9 @@ def plot(results, path):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     for ax, alg in zip(axes, ("SHA-256", "SHA3-256")):
-        for target, ls in (("sim", "-"), ("ulx3s-twin", "--")):
+        for target, (_, ls) in TARGETS.items():
+            if target not in results:
+                continue
             rows = results[target]["rows"]
             for p, marker in (("sw", "o"), ("pio", "s"), ("dma", "^")):
                 pts = sorted((r["bytes"], r["clocks"]) for r in rows
@@ -157,10 +165,16 @@ LATENCY = [
     for alg in ("SHA-256", "SHA3-256") for path in ("auto", "dma", "sw")]
 
 
-def latency_table(sim, twin):
-    lines = ["| what | sim | ULX3S twin |", "|---|---:|---:|"]
+def header(first, results, fmt="{}", last=()):
+    names = [fmt.format(TARGETS[t][0]) for t in results]
+    return [f"| {first} | " + " | ".join(names + list(last)) + " |",
+            "|---|" + "---:|" * len(names) + "---|" * len(last)]
+
+
+def latency_table(results):
+    lines = header("what", results)
     for key, what in LATENCY:
-        lines.append(f"| {what} | {sim['latency'][key]:,} | {twin['latency'][key]:,} |")
+        lines.append(f"| {what} | " + " | ".join(f"{r['latency'][key]:,}" for r in results.values()) + " |")
     return "\n".join(lines)
 
 
@@ -228,14 +242,14 @@ def contention_key(r):
     return f"sg{r['piece']} {ORDERS[r['order']]}" + (f", CPU {CPU_LOAD[r['cpu']]}" if r["cpu"] else "")
 
 
-def contention_table(sim, twin):
-    lines = ["| algorithm | 64 KiB as | clocks, sim | core busy, sim | clocks, twin | core busy, twin |",
-             "|---|---|---:|---:|---:|---:|"]
-    other = {(r["alg"], contention_key(r)): r for r in twin["contention"]}
-    for r in sim["contention"]:
-        t = other[(r["alg"], contention_key(r))]
-        lines.append(f"| {r['alg']} | {contention_key(r)} | {r['clocks']:,} | {r['core_busy']:,} | "
-                     f"{t['clocks']:,} | {t['core_busy']:,} |")
+def contention_table(results):
+    cols = [f"clocks, {TARGETS[t][0]} | core busy, {TARGETS[t][0]}" for t in results]
+    lines = ["| algorithm | 64 KiB as | " + " | ".join(cols) + " |", "|---|---|" + "---:|---:|" * len(cols)]
+    keyed = [{(r["alg"], contention_key(r)): r for r in res["contention"]} for res in results.values()]
+    for r in next(iter(results.values()))["contention"]:
+        k = (r["alg"], contention_key(r))
+        lines.append(f"| {r['alg']} | {contention_key(r)} | "
+                     + " | ".join(f"{t[k]['clocks']:,} | {t[k]['core_busy']:,}" for t in keyed) + " |")
     return "\n".join(lines)
 
 
@@ -261,50 +275,90 @@ def run_target(target, results):
                        "contention": contention, "wall_seconds": round(time.time() - t0)}
 
 
-def main():
-    import threading
+def commit():
+    import subprocess
+    r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=TOP, capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
+
+
+def main(argv):
+    import argparse
+    from concurrent.futures import ThreadPoolExecutor
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--targets", default=",".join(TARGETS),
+                    help="comma list of targets to run (the others are kept from docs/bench.json)")
+    ap.add_argument("--only-render", action="store_true", help="the docs again from docs/bench.json")
+    args = ap.parse_args(argv)
+    path = os.path.join(DOCS, "bench.json")
+    if args.only_render:
+        with open(path) as f:
+            return write_docs(json.load(f))
+    want = args.targets.split(",")
+    bad = [t for t in want if t not in TARGETS]
+    if bad:
+        raise SystemExit(f"bench: no target {', '.join(bad)} (targets: {', '.join(TARGETS)})")
     t0 = time.time()
     results = {}
     # One simulation per core.
-    threads = [threading.Thread(target=run_target, args=(t, results)) for t in TARGETS]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    missing = [t for t in TARGETS if t not in results]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda t: run_target(t, results), want))
+    missing = [t for t in want if t not in results]
     if missing:
         raise SystemExit(f"bench: no results for {', '.join(missing)}")
-    wall = time.time() - t0
     machine = f"{platform.node()} ({platform.processor() or platform.machine()}, {os.cpu_count()} cores)"
+    for r in results.values():
+        r.update({"machine": machine, "date": time.strftime("%Y-%m-%d"), "commit": commit(),
+                  "run_with": want, "run_wall_seconds": round(time.time() - t0)})
+    old = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            old = json.load(f)["targets"]
+    merged = {t: results.get(t) or old[t] for t in TARGETS if t in results or t in old}
     os.makedirs(DOCS, exist_ok=True)
-    data = {"targets": results, "machine": machine, "wall_seconds": round(wall)}
-    with open(os.path.join(DOCS, "bench.json"), "w") as f:
+    data = {"targets": merged}
+    with open(path, "w") as f:
         json.dump(data, f, indent=1)
     write_docs(data)
 
 
 def write_docs(data):
     """docs/bench.md and docs/bench.png from what docs/bench.json holds."""
+    plot({t: data["targets"][t] for t in TARGETS if t in data["targets"]}, os.path.join(DOCS, "bench.png"))
+    with open(os.path.join(DOCS, "bench.md"), "w") as f:
+        f.write(render(data))
+    print("wrote docs/bench.md, docs/bench.json, docs/bench.png")
+
+
+def render(data):
+    """docs/bench.md's text from docs/bench.json's data (tests/test_docs.py compares)."""
+    from boards.arty import L2_SIZE as ARTY_L2
     from boards.ulx3s import L2_SIZE
-    results, machine, wall = data["targets"], data["machine"], data["wall_seconds"]
-    plot(results, os.path.join(DOCS, "bench.png"))
-    sim, twin = results["sim"], results["ulx3s-twin"]
-    head = ["| figure | sim | ULX3S twin | target |", "|---|---:|---:|---|"]
+    results = {t: data["targets"][t] for t in TARGETS if t in data["targets"]}
+    head = header("figure", results, last=("target",))
     for key, label, fmt, want in HEADLINES:
-        head.append(f"| {label} | {fmt.format(sim['figures'][key])} | {fmt.format(twin['figures'][key])} | {want} |")
+        head.append(f"| {label} | " + " | ".join(fmt.format(r["figures"][key]) for r in results.values())
+                    + f" | {want} |")
+    timer = ", ".join(f"{r['timer_read_clocks']} clocks on {TARGETS[t][0]}" for t, r in results.items())
+    runs = "\n".join(f"- {TARGETS[t][0]}: {r.get('date', 'before 2026-11-28')}, commit {r.get('commit', '-')}, "
+                     f"{r['wall_seconds']} s of wall time (run with {', '.join(r.get('run_with', ['sim', 'ulx3s-twin']))}, "
+                     f"two at a time) on {r.get('machine', data.get('machine'))}" for t, r in results.items())
+    rows = "\n\n".join(f"## All rows: {TARGETS[t][0]}\n\n{table(r['rows'])}" for t, r in results.items())
     md = f"""# Benchmark results
 
-Written by `make bench` (scripts/bench.py): the firmware's full benchmark on two targets,
-run side by side in one invocation:
+Written by `make bench` (scripts/bench.py): the firmware's full benchmark on each target,
+two at a time:
 - **sim**: litex_sim with on-chip main RAM that answers every bus word in one clock
   (soc/sim.py). What the engines and the software can do when memory is free.
 - **ULX3S twin**: the ULX3S's own SoC with its memory path (LiteDRAM, MT48LC16M16 16-bit
   SDR SDRAM at 60 MHz, {L2_SIZE // 1024} KiB write-through L2, the engines on their own LiteDRAM ports) in
-  Verilator (boards/twin.py, docs/boards.md). **These are
-  the figures that hold on the board.**
+  Verilator (boards/twin.py, docs/boards.md).
+- **Arty twin**: the Arty A7's own SoC with its memory path (LiteDRAM, MT41K128M16 16-bit
+  DDR3 at 1:4 behind a model of the A7DDRPHY, 100 MHz, {ARTY_L2 // 1024} KiB write-through L2, the
+  engines on their own 128-bit LiteDRAM ports). **The twins' figures are the ones that hold
+  on the boards.**
 
 Clocks are simulated system clocks, read from the CPU's 64-bit machine timer (a timer read
-costs {sim['timer_read_clocks']} clocks on sim and {twin['timer_read_clocks']} on the twin, not subtracted).
+costs {timer}; not subtracted).
 Each row is one `hash_digest()` call, driver included: `sw` = the portable C code at -O2 on
 VexRiscv; `pio` = the accelerator fed by CPU stores (`HASH_F_PIO`: messages of up to
 `HASH_SHORT_MAX` = 128 bytes take the driver's short path); `dma` = the accelerator reading
@@ -314,13 +368,15 @@ through `hash_update_segs` (scatter-gather descriptor lists, the engine walking 
 Core busy = clocks the engine's core was busy (its `busy_cycles` register). The "1 MiB"
 headlines are one `hash()` system call in xv6 (`hashbench -M`) on a buffer of sbrk'd
 pages, against the bare-metal `dma` row of 64 KiB.
-Wall time: sim {sim['wall_seconds']} s, twin {twin['wall_seconds']} s (both at once) on {machine}.
+
+The runs:
+{runs}
 
 ## Headline figures
 
 {chr(10).join(head)}
 
-![clocks against message size, sim (solid) and ULX3S twin (dashed)](bench.png)
+![clocks against message size: sim (solid), ULX3S twin (dashed), Arty twin (dotted)](bench.png)
 
 ## Latency: where the clocks of a short digest go
 
@@ -330,7 +386,7 @@ cost taken off; "cold" rows flush both caches first (firmware/baremetal/main.c,
 hardware digest of up to 128 bytes takes by default: one `ctrl` write, the words by CPU
 stores, one `status` poll loop, the digest read with word loads and stores.
 
-{latency_table(sim, twin)}
+{latency_table(results)}
 
 A 55-byte SHA-256 digest on the short path is about 30 clocks of checks and the call, ~14
 data-word stores, the core's 64 rounds plus padding (~80 clocks, polled), and 8 window
@@ -355,24 +411,12 @@ handing the list over and `hash_final`, loads (CPU reads) or stores (CPU stores)
 `busy_cycles`, so what it spent waiting for bytes inside a block is in it. Every digest
 equals the one-command digest and the software's (tests/test_soc_firmware.py checks it).
 
-{contention_table(sim, twin)}
+{contention_table(results)}
 
-## All rows: sim
-
-{table(sim['rows'])}
-
-## All rows: ULX3S twin
-
-{table(twin['rows'])}
+{rows}
 """
-    with open(os.path.join(DOCS, "bench.md"), "w") as f:
-        f.write(md)
-    print(f"wrote docs/bench.md, docs/bench.json, docs/bench.png ({wall:.0f} s)")
+    return md
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--only-render"]:       # the docs again from docs/bench.json
-        with open(os.path.join(DOCS, "bench.json")) as f:
-            write_docs(json.load(f))
-    else:
-        main()
+    main(sys.argv[1:])
