@@ -14,6 +14,8 @@ What it measures (each step cached in build/fpga-report/ by a hash of its inputs
   DMA and data window): yosys synth_ecp5 + nextpnr-ecp5 --out-of-context on the 85F.
 * Arty A7-35T estimates: yosys synth_xilinx -family xc7 -flatten LUT/FF/BRAM/DSP counts for
   the same SoC configurations and engines. No timing: Vivado is not available here.
+Rows not rebuilt (not cached and not asked for with --soc/--arty) are carried over from the
+existing docs/fpga.json with the date they were made.
 Throughput = block bytes x Fmax / clocks per block (SHA-256: 64 B per 64 clocks folded or
 65 basic; Keccak: rate bytes per 24 clocks).
 """
@@ -80,11 +82,17 @@ def source_hash(paths, *extra):
 
 def cached(d, tag):
     res = os.path.join(d, "result.json")
-    return json.load(open(res)) if is_current(os.path.join(d, ".stamp"), tag, res) else None
+    if not is_current(os.path.join(d, ".stamp"), tag, res):
+        return None
+    result = json.load(open(res))
+    result.setdefault("date", time.strftime("%Y-%m-%d", time.localtime(os.path.getmtime(res))))
+    return result
 
 
 def store(d, tag, result):
+    """Cache `result` (with the date it was made) under the stamp `tag`."""
     os.makedirs(d, exist_ok=True)
+    result.setdefault("date", time.strftime("%Y-%m-%d"))
     json.dump(result, open(os.path.join(d, "result.json"), "w"), indent=1)
     open(os.path.join(d, ".stamp"), "w").write(tag)
     return result
@@ -208,7 +216,7 @@ def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
 
 # Engines alone on ECP5 --------------------------------------------------------------------------
 
-def ecp5_engine(tag, name, variant, freq_mhz, seed):
+def ecp5_engine(tag, name, variant, freq_mhz, seed, build=True):
     from gateware.engines import write_verilog
     d = os.path.join(OUT, f"ecp5-{tag}")
     key = source_hash(ENGINE_SOURCES, "ecp5-engine", name, variant, freq_mhz, seed)
@@ -218,6 +226,8 @@ def ecp5_engine(tag, name, variant, freq_mhz, seed):
         if "critical" not in res:
             res["critical"] = critical_path(os.path.join(d, "nextpnr.log"), "clk")
         return res
+    if not build:
+        return None
     log(f"ECP5 engine {tag}: yosys synth_ecp5 + nextpnr-ecp5 --out-of-context")
     os.makedirs(d, exist_ok=True)
     path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=MAIN_RAM)
@@ -337,8 +347,12 @@ def render(data):
     L.append(f"Made by `make fpga-report` (scripts/fpga/report.py) on {data['date']}; raw figures in "
              "[fpga.json](fpga.json). Tools: yosys {yosys} and nextpnr-ecp5 {nextpnr} (YoWASP), "
              "litex 2024.12, litex-boards 2023.12.\n".format(**data["tools"]))
-    if data["date"] < "2026-11-23":
-        L.append("The SoC rows below were built with the memory path and the engine frontend of "
+    ulx3s_date = min((r.get("date", data["date"]) for r in soc + eng), default=data["date"])
+    if ulx3s_date != data["date"]:
+        L.append(f"This run ({data['date']}) rebuilt only some rows; the ULX3S and ECP5 rows are from "
+                 f"{ulx3s_date}, each row of fpga.json has its date.\n")
+    if ulx3s_date < "2026-11-23":
+        L.append("The ULX3S SoC rows below were built with the memory path and the engine frontend of "
                  "that date (LiteX's write-back L2, the engines' DMA as Wishbone masters, the window "
                  "decoded combinationally) at a 50 MHz target. Since 2026-11-23 the ULX3S uses our "
                  "write-through L2, a LiteDRAM port per engine and a registered window, and runs at "
@@ -564,7 +578,8 @@ def main():
     p.add_argument("--engine-freq", type=float, default=100.0, help="nextpnr target (MHz) for engines alone")
     soc_tags = [c[0] for c in SOC_CONFIGS]
     p.add_argument("--soc", default="all", help=f"ULX3S SoC configurations to build when not cached "
-                   f"(comma list of {','.join(soc_tags)}; '' for none); cached ones are always reported")
+                   f"(comma list of {','.join(soc_tags)}, and 'engines' for the engines alone on ECP5; "
+                   f"'' for none); cached ones are always reported, the others kept from docs/fpga.json")
     p.add_argument("--arty", default="all", help="the same for the Arty yosys estimates (SoC configs and 'engines')")
     p.add_argument("--reuse", action="append", default=[], metavar="TAG=DIR",
                    help="take an existing boards.ulx3s build (e.g. both=build/ulx3s from make ulx3s-ci)")
@@ -577,6 +592,7 @@ def main():
     args = p.parse_args()
     os.makedirs(DOCS, exist_ok=True)
     jpath = os.path.join(DOCS, "fpga.json")
+    replot = False
     if args.only_render:
         data = json.load(open(jpath))
     else:
@@ -586,32 +602,53 @@ def main():
         data = {"date": time.strftime("%Y-%m-%d"), "target_mhz": freq / 1e6, "seed": args.seed,
                 "tools": tool_versions(), "ulx3s_soc": [], "ecp5_engines": [], "arty_soc": [],
                 "xc7_engines": [], "notes": args.note}
-        if os.path.exists(jpath):
-            old = json.load(open(jpath))
-            data["notes"] = args.note or old.get("notes", [])
+        old = json.load(open(jpath)) if os.path.exists(jpath) else {}
+        data["notes"] = args.note or old.get("notes", [])
+        carried = []
+
+        def keep(section, tag, result):
+            """`result`, or when it was neither cached nor built, the row docs/fpga.json has."""
+            if result:
+                return result
+            row = next((r for r in old.get(section, []) if r["tag"] == tag), None)
+            if row:
+                row = dict(row, date=row.get("date", old.get("date")))
+                carried.append(section)
+                log(f"{section} {tag}: not rebuilt, kept from docs/fpga.json ({row['date']})")
+            return row
+
+        want_soc = tags(args.soc, soc_tags + ["engines"])
         for tag, name, variant, _, _ in ENGINE_CONFIGS:
-            data["ecp5_engines"].append(ecp5_engine(tag, name, variant, args.engine_freq, args.seed))
+            data["ecp5_engines"].append(keep("ecp5_engines", tag, ecp5_engine(
+                tag, name, variant, args.engine_freq, args.seed, build="engines" in want_soc)))
         reuse = dict(r.split("=", 1) for r in args.reuse)
-        want_soc = tags(args.soc, soc_tags)
         bios = find_bios()
 
         def soc_result(config):
             tag, engines, variant = config
             if tag in reuse:
                 return ulx3s_reuse(tag, engines, variant, freq, args.seed, os.path.abspath(reuse[tag]))
-            return ulx3s_soc(tag, engines, variant, freq, args.seed, bios, build=tag in want_soc)
+            return keep("ulx3s_soc", tag, ulx3s_soc(tag, engines, variant, freq, args.seed, bios,
+                                                    build=tag in want_soc))
         # Each SoC build is one single-threaded yosys/nextpnr process: --jobs of them at once.
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             data["ulx3s_soc"] = [r for r in pool.map(soc_result, SOC_CONFIGS) if r]
+        data["ecp5_engines"] = [r for r in data["ecp5_engines"] if r]
+        # The ULX3S rows' own target and seed, when they are the recorded ones.
+        ulx3s_rows = data["ulx3s_soc"] + data["ecp5_engines"]
+        if ulx3s_rows and "ulx3s_soc" in carried and {r.get("target_mhz") for r in data["ulx3s_soc"]} \
+                == {old.get("target_mhz")}:
+            data["target_mhz"], data["seed"] = old["target_mhz"], old.get("seed", args.seed)
         want_arty = tags(args.arty, soc_tags[:4] + ["engines"])
         for tag, name, variant, _, _ in ENGINE_CONFIGS:
-            r = arty_engine(tag, name, variant, build="engines" in want_arty)
+            r = keep("xc7_engines", tag, arty_engine(tag, name, variant, build="engines" in want_arty))
             if r:
                 data["xc7_engines"].append(r)
         for tag, engines, variant in SOC_CONFIGS[:4]:
-            r = arty_soc(tag, engines, variant, find_bios(), build=tag in want_arty)
+            r = keep("arty_soc", tag, arty_soc(tag, engines, variant, find_bios(), build=tag in want_arty))
             if r:
                 data["arty_soc"].append(r)
+        replot = len([r for r in ulx3s_rows if r]) > carried.count("ulx3s_soc") + carried.count("ecp5_engines")
         data["variant_note"] = variant_note(data)
         json.dump(data, open(jpath, "w"), indent=1)
     if os.path.exists(args.analysis):
@@ -622,16 +659,19 @@ def main():
     data["arty_soc"].sort(key=lambda r: order[r["tag"]])
     with open(os.path.join(DOCS, "fpga.md"), "w") as f:
         f.write(render(data))
-    if data["ulx3s_soc"]:
+    if data["ulx3s_soc"] and (args.only_render or replot):
         plot(data)
-    log("wrote docs/fpga.md, docs/fpga.json" + (", docs/fpga_soc.png, docs/fpga_engines.png" if data["ulx3s_soc"] else ""))
+    log("wrote docs/fpga.md, docs/fpga.json" + (", docs/fpga_soc.png, docs/fpga_engines.png"
+                                                 if data["ulx3s_soc"] and (args.only_render or replot) else ""))
     return 0
 
 
 def find_bios():
-    """A compiled BIOS to put in the ROM of the other builds (saves a picolibc build each)."""
+    """A compiled ULX3S BIOS to put in the ROM of the other ULX3S builds (saves a picolibc
+    build each)."""
     for d in [os.path.join(TOP, "build", "ulx3s")] + sorted(
-            os.path.join(OUT, x) for x in (os.listdir(OUT) if os.path.isdir(OUT) else [])):
+            os.path.join(OUT, x) for x in (os.listdir(OUT) if os.path.isdir(OUT) else [])
+            if x.startswith("ulx3s-")):
         b = os.path.join(d, "software", "bios", "bios.bin")
         if os.path.exists(b):
             return b
