@@ -12,6 +12,7 @@
 #   make arty-flash       write the SPI flash (openFPGALoader; openocd needs a bscan_spi proxy)
 #   make arty-bscan-spi   build that proxy (needs Vivado), see docs/boards.md
 #   make fpga-report      resource/Fmax report -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png
+#                         (FPGA_REPORT_ARGS=--soc= : only the Arty's yosys estimates, ~15 min)
 #
 # Each target first runs `make setup` (idempotent: a stamp makes it instant once done), so
 # they work on a fresh clone. DRY_RUN=1 prints the programming command instead of running it. BOOT_MIN_VERSION=N: the
@@ -31,6 +32,7 @@ SHA256_VARIANT ?= folded
 UART_BAUD      ?=
 BSCAN_SPI      ?=
 DRY_RUN        ?=
+FPGA_REPORT_ARGS ?=
 
 _FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 _ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) $(if $(ULX3S_SEED),--seed $(ULX3S_SEED)) \
@@ -74,4 +76,4 @@ arty-bscan-spi: setup
 	$(PY) -m boards.arty_bscan_spi --variant $(ARTY_VARIANT)
 
 fpga-report: setup
-	$(PY) scripts/fpga/report.py
+	$(PY) scripts/fpga/report.py $(FPGA_REPORT_ARGS)

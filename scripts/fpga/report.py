@@ -4,6 +4,7 @@
 
     python scripts/fpga/report.py            (make fpga-report; ~40-60 min on 2 cores, cached)
     python scripts/fpga/report.py --only-render      re-render the docs from docs/fpga.json
+    python scripts/fpga/report.py --soc=             only the Arty estimates (~15 min; the rest as recorded)
 
 What it measures (each step cached in build/fpga-report/ by a hash of its inputs):
 * ULX3S (ECP5 LFE5U-85F, speed 6): the whole SoC placed and routed by nextpnr-ecp5 with
@@ -12,8 +13,12 @@ What it measures (each step cached in build/fpga-report/ by a hash of its inputs
   MULT18X18D DSPs and sys_clk Fmax from nextpnr's JSON report.
 * Each engine alone (the Verilog from gateware.engines.write_verilog, with its frontend,
   DMA and data window): yosys synth_ecp5 + nextpnr-ecp5 --out-of-context on the 85F.
-* Arty A7-35T estimates: yosys synth_xilinx -family xc7 -flatten LUT/FF/BRAM/DSP counts for
-  the same SoC configurations and engines. No timing: Vivado is not available here.
+* Arty A7 (XC7A35T, XC7A100T) estimates: yosys synth_xilinx -family xc7 -flatten LUT/FF/BRAM/DSP
+  counts of boards/arty.py's SoC (each configuration with its own BIOS in the ROM) and of the
+  engines alone, against both devices' capacities (XC7_DEVICES). No timing: Vivado is not
+  available here. Each Arty row records the source digest it was made from (arty_key,
+  xc7_key): tests/test_boards.py fails when the tree's differs, or when the SoC with both
+  engines passes ARTY_LUT_BUDGET of the 35T's LUTs.
 Rows not rebuilt (not cached and not asked for with --soc/--arty) are carried over from the
 existing docs/fpga.json with the date they were made.
 Throughput = block bytes x Fmax / clocks per block (SHA-256: 64 B per 64 clocks folded or
@@ -257,10 +262,14 @@ XILINX_CELLS = {
 }
 
 
-def xilinx_stat(logfile):
+def xilinx_stat(logfile, block=None):
+    """Cell counts from the last "Printing statistics" block of a yosys log (of the flattened
+    top), or from `block`, one module's part of it. lc_est: yosys's own estimate of the LUT
+    sites once small LUTs share one (LUT6_2), printed by synth_xilinx's statistics."""
     text = open(logfile, errors="replace").read()
-    # The last "Printing statistics" block of the flattened top.
-    block = text[text.rfind("Printing statistics"):]
+    lcs = re.findall(r"Estimated number of LCs:\s+(\d+)", text if block is None else block)
+    if block is None:
+        block = text[text.rfind("Printing statistics"):]
     counts = {}
     for line in block.splitlines():
         m = re.match(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\w+)\s*$", line) or re.match(r"^\s+\$?(\w+)\s+(\d+)\s*$", line)
@@ -273,7 +282,17 @@ def xilinx_stat(logfile):
     for k, pat in XILINX_CELLS.items():
         res[k] = sum(n for c, n in counts.items() if re.fullmatch(pat, c))
     res["bram"] = res["bram36"] + res["bram18"] / 2
+    res["lc_est"] = int(lcs[-1]) if lcs else None
     return res
+
+
+def module_stats(logfile):
+    """{module: cell counts} from the last statistics of a yosys log with several modules."""
+    text = open(logfile, errors="replace").read()
+    text = text[text.rfind("Printing statistics"):]
+    parts = re.split(r"^=== (.+?) ===$", text, flags=re.M)
+    return {name.lstrip("\\"): xilinx_stat(logfile, body)
+            for name, body in zip(parts[1::2], parts[2::2]) if name != "design hierarchy"}
 
 
 def yosys_xilinx(d, sources, top):
@@ -287,45 +306,164 @@ def yosys_xilinx(d, sources, top):
     return res
 
 
-def arty_soc(tag, engines, variant, bios, build=True):
+# Xilinx's 7 Series product table (DS180; Vivado's report_utilization gives the same
+# "Available"): 6-input LUTs, flip-flops, 36 Kb block RAMs, DSP48E1 slices. The Arty's SoC is
+# the same netlist on both (boards/arty.py's variant only picks the part), so one synthesis
+# is reported against each.
+XC7_DEVICES = {
+    "XC7A35T": {"variant": "a7-35", "lut": 20_800, "ff": 41_600, "bram": 50, "dsp": 90},
+    "XC7A100T": {"variant": "a7-100", "lut": 63_400, "ff": 126_800, "bram": 135, "dsp": 240},
+}
+# tests/test_boards.py fails when yosys puts the Arty SoC with both engines above this share
+# of the 35T's LUTs: Vivado packs somewhat tighter, but a fuller device places and routes worse.
+ARTY_LUT_BUDGET = 0.85
+# An engine alone on xc7 as the Arty's SoC instantiates it: its DMA a stream to the LiteDRAM
+# port adapter (gateware/litedram_dma.py, Migen: in the SoC rows only), its window the DDR3.
+XC7_ENGINE_DMA = "stream"
+ARTY_MAIN_RAM = (0x4000_0000, 0x1000_0000)
+# The Arty's Verilog, Vivado project and BIOS as `make arty` writes them, without ever running
+# Vivado (even where it is on PATH): argv = output dir, engines (comma list), SHA-256 variant.
+ARTY_GENERATE = ("import sys; from boards.arty import build; "
+                 "build(engines=tuple(e for e in sys.argv[2].split(',') if e), sha256_variant=sys.argv[3], "
+                 "output_dir=sys.argv[1], run_vivado=False, compile_software=True, quiet=True)")
+
+
+def arty_key(tag):
+    """The source digest an Arty SoC row is made from: its cache stamp, recorded in the row as
+    "source" (tests/test_boards.py compares it with the tree's). The ROM's BIOS (LiteX's, with
+    firmware/bootrom) only sets the ROM's size, a block RAM or two: not part of it."""
+    _, engines, variant = next(c for c in SOC_CONFIGS if c[0] == tag)
+    return source_hash(ARTY_SOURCES, "arty", engines, variant)
+
+
+def xc7_key(tag):
+    """The same for an engine alone on xc7."""
+    _, name, variant, _, _ = next(c for c in ENGINE_CONFIGS if c[0] == tag)
+    return source_hash(ENGINE_SOURCES, "xc7-engine", name, variant, XC7_ENGINE_DMA, ARTY_MAIN_RAM)
+
+
+def arty_soc(tag, build=True):
+    _, engines, variant = next(c for c in SOC_CONFIGS if c[0] == tag)
     d = os.path.join(OUT, f"arty-{tag}")
-    key = source_hash(ARTY_SOURCES, "arty", engines, variant)
+    key = arty_key(tag)
     res = cached(d, key)
     if res:
         log(f"Arty SoC {tag}: cached")
-        return res
+        res.setdefault("lc_est", xilinx_stat(os.path.join(d, "gateware", "xilinx.log"))["lc_est"])
+        return dict(res, source=key)
     if not build:
         return None
-    log(f"Arty SoC {tag}: LiteX --no-compile + yosys synth_xilinx")
+    log(f"Arty SoC {tag}: LiteX (Verilog and BIOS, no Vivado) + yosys synth_xilinx")
     os.makedirs(d, exist_ok=True)
-    cmd = [PY, "-m", "boards.arty", "--no-compile", "--output-dir", d,
-           "--engines", ",".join(engines) or "none", "--sha256-variant", variant]
-    if bios:
-        cmd += ["--bios", bios]
-    run(cmd, TOP, os.path.join(d, "litex.log"))
+    t = run([PY, "-c", ARTY_GENERATE, d, ",".join(engines), variant], TOP, os.path.join(d, "litex.log"))
     gw = os.path.join(d, "gateware")
     tcl = open(os.path.join(gw, "digilent_arty.tcl")).read()
     sources = [os.path.relpath(s, gw) for s in re.findall(r"read_verilog \{([^}]+)\}", tcl)]
     res = yosys_xilinx(gw, sources, "digilent_arty")
-    res.update({"tag": tag, "engines": list(engines), "variant": variant})
+    soc_h = open(os.path.join(d, "software", "include", "generated", "soc.h")).read()
+    l2 = re.search(r"#define CONFIG_L2_SIZE (\d+)", soc_h)
+    res.update({"tag": tag, "engines": list(engines), "variant": variant, "source": key,
+                "rom_bytes": os.path.getsize(os.path.join(d, "software", "bios", "bios.bin")),
+                "l2_bytes": int(l2.group(1)) if l2 else None, "litex_seconds": round(t)})
     return store(d, key, res)
 
 
-def arty_engine(tag, name, variant, build=True):
+# Modules kept apart for the logic-depth comparison (arty_depth), with their labels.
+DEPTH_MODULES = {"VexRiscv": "VexRiscv (linux)", "sha256_engine": "SHA-256 engine (folded)",
+                 "keccak_engine": "Keccak engine", "digilent_arty": "top (the rest of the SoC)"}
+
+
+def ltp_paths(logfile):
+    """{module: (length, [signals on the path])} from the yosys `ltp` reports in a log."""
+    out, cur = {}, None
+    for line in open(logfile, errors="replace"):
+        m = re.match(r"Longest topological path in (\S+) \(length=(-?\d+)\)", line)
+        if m:
+            cur = m.group(1).lstrip("\\")
+            out[cur] = (int(m.group(2)), [])
+            continue
+        m = re.match(r"\s+\d+: (\S+(?: \[\d+\])?)", line)
+        if cur and m:
+            out[cur][1].append(m.group(1))
+        elif cur and not line.strip():
+            cur = None
+    return out
+
+
+def arty_depth(build=True):
+    """Logic depth inside VexRiscv, each engine and the rest of the Arty SoC with both engines:
+    synth_xilinx with those modules kept apart, then yosys `ltp` over the logic cells (with and
+    without CARRY4) of each. Uses arty_soc('both')'s Verilog."""
+    d = os.path.join(OUT, "arty-both")
+    key = arty_key("both")
+    dd = os.path.join(OUT, "arty-depth")
+    res = cached(dd, key)
+    if res:
+        log("Arty logic depth: cached")
+        return dict(res, source=key)
+    if not build or not is_current(os.path.join(d, ".stamp"), key, os.path.join(d, "gateware", "digilent_arty.tcl")):
+        return None
+    log("Arty logic depth: yosys synth_xilinx (modules kept) + ltp")
+    gw = os.path.join(d, "gateware")
+    tcl = open(os.path.join(gw, "digilent_arty.tcl")).read()
+    sources = [os.path.relpath(s, gw) for s in re.findall(r"read_verilog \{([^}]+)\}", tcl)]
+    with open(os.path.join(gw, "depth.ys"), "w") as f:
+        for s in sources:
+            f.write(f"read_verilog {s}\n")
+        f.write("hierarchy -top digilent_arty\n")
+        f.write(f"setattr -mod -set keep_hierarchy 1 {' '.join(m for m in DEPTH_MODULES if m != 'digilent_arty')}\n")
+        f.write("synth_xilinx -family xc7 -flatten -top digilent_arty\n")
+        f.write("stat -tech xilinx\n")
+        f.write("ltp t:LUT* t:MUXF* t:CARRY4 w:*\n")      # w:*: ltp's nodes are the selected wires
+        f.write("ltp t:LUT* t:MUXF* w:*\n")
+    t = run([os.path.join(FPGA_BIN, "yosys"), "-q", "-l", "depth.log", "depth.ys"], gw, os.path.join(gw, "depth.out"))
+    return store(dd, key, dict(depth_result(gw, dd), source=key, seconds=round(t)))
+
+
+def depth_result(gw, dd):
+    """arty_depth's figures from its yosys log (gw/depth.log); the ltp reports go to dd."""
+    text = open(os.path.join(gw, "depth.log"), errors="replace").read()
+    cut = text.rfind("Executing LTP pass")             # the second ltp: LUT and MUXF cells only
+    os.makedirs(dd, exist_ok=True)
+    with open(os.path.join(dd, "ltp-cells.txt"), "w") as f:
+        f.write(text[text.rfind("Executing LTP pass", 0, cut):cut])
+    with open(os.path.join(dd, "ltp-luts.txt"), "w") as f:
+        f.write(text[cut:])
+    cells, luts = ltp_paths(os.path.join(dd, "ltp-cells.txt")), ltp_paths(os.path.join(dd, "ltp-luts.txt"))
+
+    stats = module_stats(os.path.join(gw, "depth.log"))
+    mods = []
+    for m, label in DEPTH_MODULES.items():
+        n, path = luts.get(m, (None, []))
+        nc, cpath = cells.get(m, (None, []))
+        st = stats.get(m, {})
+        # Where each path starts (a register or one of the module's inputs); its end is an
+        # unnamed wire (a LUT output into a flip-flop).
+        mods.append({"module": m, "label": label, "cells": nc, "luts": n,
+                     "from": path[0].lstrip("\\")[:60] if path else "?",
+                     "cells_from": cpath[0].lstrip("\\")[:60] if cpath else "?",
+                     **{k: st.get(k) for k in ("lut", "ff", "carry", "bram")}})
+    return {"modules": mods}
+
+
+def arty_engine(tag, build=True):
     from gateware.engines import write_verilog
+    _, name, variant, _, _ = next(c for c in ENGINE_CONFIGS if c[0] == tag)
     d = os.path.join(OUT, f"xc7-{tag}")
-    key = source_hash(ENGINE_SOURCES, "xc7-engine", name, variant)
+    key = xc7_key(tag)
     res = cached(d, key)
     if res:
         log(f"xc7 engine {tag}: cached")
-        return res
+        res.setdefault("lc_est", xilinx_stat(os.path.join(d, "xilinx.log"))["lc_est"])
+        return dict(res, source=key)
     if not build:
         return None
     log(f"xc7 engine {tag}: yosys synth_xilinx")
     os.makedirs(d, exist_ok=True)
-    path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=(0x4000_0000, 0x1000_0000))
+    path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=ARTY_MAIN_RAM,
+                              dma_bus=XC7_ENGINE_DMA)
     res = yosys_xilinx(d, [os.path.relpath(path, d)], top)
-    res.update({"tag": tag, "engine": name, "variant": variant})
+    res.update({"tag": tag, "engine": name, "variant": variant, "source": key})
     return store(d, key, res)
 
 
@@ -460,20 +598,7 @@ def render(data):
         L.extend(data["analysis"])
         L.append("")
     if arty or xeng:
-        L.append("## Arty A7-35T: yosys estimates (no Vivado here)\n")
-        L.append("`yosys synth_xilinx -family xc7 -flatten` cell counts: LUT = LUT1..LUT6, FF = FD*E, "
-                 "BRAM = RAMB36E1 + RAMB18E1/2 (of 50 on the 35T), DSP = DSP48E1 (of 90); the 35T has 20,800 "
-                 "LUTs and 41,600 FFs. Vivado's own counts usually come out somewhat lower "
-                 "(better LUT packing); no timing estimate is possible without Vivado.\n")
-        L.append("| design | LUT | FF | LUTRAM cells | CARRY4 | BRAM (36k) | DSP |")
-        L.append("|---|---:|---:|---:|---:|---:|---:|")
-        for r in arty:
-            L.append(f"| SoC, {names[r['tag']]} | {r['lut']:,} | {r['ff']:,} | {r['lutram']} | {r['carry']} | "
-                     f"{r['bram']:g} | {r['dsp']} |")
-        for r in xeng:
-            L.append(f"| engine {r['tag']} alone | {r['lut']:,} | {r['ff']:,} | {r['lutram']} | {r['carry']} | "
-                     f"{r['bram']:g} | {r['dsp']} |")
-        L.append("")
+        L.extend(render_arty(data, names))
     if data.get("notes"):
         L.append("## Notes\n")
         L.extend(f"- {n}" for n in data["notes"])
@@ -481,6 +606,81 @@ def render(data):
     L.append("![resources and Fmax](fpga_soc.png)\n")
     L.append("![engine throughput](fpga_engines.png)\n")
     return "\n".join(L)
+
+
+def pct(n, cap):
+    return f"{100 * n / cap:.0f}%"
+
+
+def render_arty(data, names):
+    """The Arty section: each row's counts and their share of the 35T's and the 100T's."""
+    arty = data.get("arty_soc", [])
+    xeng = data.get("xc7_engines", [])
+    a35, a100 = XC7_DEVICES["XC7A35T"], XC7_DEVICES["XC7A100T"]
+    dates = sorted({r["date"] for r in arty + xeng if r.get("date")})
+    L = ["## Arty A7 (XC7A35T and XC7A100T): yosys estimates (no Vivado here)\n"]
+    soc = ""
+    if arty:
+        r = next((r for r in arty if r["tag"] == "both"), arty[0])
+        l2 = f"{r['l2_bytes'] // 1024} KiB write-through L2, " if r.get("l2_bytes") else ""
+        rom = (f"; its ROM holds the configuration's own BIOS, block RAM sized to it ({r['rom_bytes']:,} bytes "
+               f"with {names[r['tag']]})") if r.get("rom_bytes") else ""
+        soc = (f"The SoC is boards/arty.py's as `make arty` generates it ({l2}a 128-bit LiteDRAM port per "
+               f"engine, DDR3 PHY, 1 Mbaud UART){rom}. ")
+    L.append(f"`yosys synth_xilinx -family xc7 -flatten` cell counts, made {' and '.join(dates) or '?'}. {soc}"
+             "The 35T and the 100T Arty get the same netlist (boards/arty.py's variant only picks the part), so "
+             "one synthesis is given against both devices' capacities: each cell says *count (% of XC7A35T / % of "
+             "XC7A100T)*. LUT = LUT1..LUT6 cells, FF = FD*E, BRAM = RAMB36E1 + RAMB18E1/2, DSP = DSP48E1. "
+             "*LUT sites (est.)* is yosys's own estimate (`stat -tech xilinx`) of the LUT6 sites once two small "
+             "LUTs share one (LUT6_2); it pairs them without asking whether they share inputs, so it is a low "
+             "bound: Vivado's *Slice LUTs* should land between the two columns. `make test` "
+             f"(tests/test_boards.py) fails when the SoC with both engines passes {ARTY_LUT_BUDGET:.0%} of the "
+             "35T's LUTs, or when these rows were made from other sources than the tree's: "
+             "`make fpga-report FPGA_REPORT_ARGS=--soc=` remakes them (~2.5 min a configuration, 3 min the logic depth; "
+             "the ULX3S rows above are kept). "
+             "No timing estimate is possible without Vivado.\n")
+    L.append("| design | LUT | LUT sites (est.) | FF | BRAM (36k) | DSP | LUTRAM cells | CARRY4 |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    L.append(f"| *capacity: XC7A35T / XC7A100T* | {a35['lut']:,} / {a100['lut']:,} | | {a35['ff']:,} / {a100['ff']:,} | "
+             f"{a35['bram']} / {a100['bram']} | {a35['dsp']} / {a100['dsp']} | | |")
+
+    def row(label, r):
+        lc = r.get("lc_est")
+        lc = f"{lc:,} ({pct(lc, a35['lut'])} / {pct(lc, a100['lut'])})" if lc else "-"
+        return (f"| {label} | {r['lut']:,} ({pct(r['lut'], a35['lut'])} / {pct(r['lut'], a100['lut'])}) | {lc} | "
+                f"{r['ff']:,} ({pct(r['ff'], a35['ff'])} / {pct(r['ff'], a100['ff'])}) | "
+                f"{r['bram']:g} ({pct(r['bram'], a35['bram'])} / {pct(r['bram'], a100['bram'])}) | "
+                f"{r['dsp']} ({pct(r['dsp'], a35['dsp'])} / {pct(r['dsp'], a100['dsp'])}) | {r['lutram']} | {r['carry']} |")
+    for r in arty:
+        L.append(row(f"SoC, {names[r['tag']]}", r))
+    for r in xeng:
+        L.append(row(f"engine {r['tag']} alone", r))
+    L.append("")
+    base = next((r for r in arty if r["tag"] == "none"), None)
+    if base and len(arty) > 1:
+        L.append("Cost of each engine inside the Arty SoC (difference from the SoC without engines): " + "; ".join(
+            f"{names[r['tag']]}: +{r['lut'] - base['lut']:,} LUT, +{r['ff'] - base['ff']:,} FF, "
+            f"{r['bram'] - base['bram']:+g} BRAM" for r in arty if r["tag"] != "none") + ". "
+                 "The engines alone are each engine as the Arty's SoC instantiates it (core and frontend, its DMA "
+                 "a stream to the LiteDRAM port); the port's 128-bit adapter and FIFO are in the SoC rows only.\n")
+    depth = data.get("xc7_depth")
+    if depth:
+        L.append("### Logic depth in the Arty SoC (yosys `ltp`)\n")
+        L.append(f"The SoC with both engines synthesized with VexRiscv and each engine kept as its own module "
+                 f"(made {depth['date']}; LUT and FF are then each module's own). For each, yosys `ltp` gives "
+                 "the longest chain of logic cells between registers, over LUT and MUXF7/8 cells (*LUT levels*: "
+                 "a carry chain ends a path) and over LUT, MUXF and CARRY4 cells (*with carry*: a 32-bit add is 8 "
+                 "CARRY4s in a row, each much faster than a LUT and its route). Block RAMs, DSPs and flip-flops "
+                 "end a path; so does a module's boundary, so a path that runs CPU -> bus -> engine window is "
+                 "counted in pieces. *top* is all the rest: bus, L2, LiteDRAM, DDR3 PHY, the engines' CSRs and "
+                 "LiteDRAM ports. A count of levels, not a delay: no routing, no fan-out.\n")
+        L.append("| module | LUT | FF | LUT levels | from | with carry | from |")
+        L.append("|---|---:|---:|---:|---|---:|---|")
+        for m in depth["modules"]:
+            L.append(f"| {m['label']} | {m['lut']:,} | {m['ff']:,} | {m['luts']} | `{m['from']}` | {m['cells']} | "
+                     f"`{m['cells_from']}` |")
+        L.append("")
+    return L
 
 
 def plot(data):
@@ -580,7 +780,8 @@ def main():
     p.add_argument("--soc", default="all", help=f"ULX3S SoC configurations to build when not cached "
                    f"(comma list of {','.join(soc_tags)}, and 'engines' for the engines alone on ECP5; "
                    f"'' for none); cached ones are always reported, the others kept from docs/fpga.json")
-    p.add_argument("--arty", default="all", help="the same for the Arty yosys estimates (SoC configs and 'engines')")
+    p.add_argument("--arty", default="all", help="the same for the Arty yosys estimates (SoC configs but "
+                   "both-basic, and 'engines'; the logic depth comes with 'both')")
     p.add_argument("--reuse", action="append", default=[], metavar="TAG=DIR",
                    help="take an existing boards.ulx3s build (e.g. both=build/ulx3s from make ulx3s-ci)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -640,14 +841,18 @@ def main():
                 == {old.get("target_mhz")}:
             data["target_mhz"], data["seed"] = old["target_mhz"], old.get("seed", args.seed)
         want_arty = tags(args.arty, soc_tags[:4] + ["engines"])
-        for tag, name, variant, _, _ in ENGINE_CONFIGS:
-            r = keep("xc7_engines", tag, arty_engine(tag, name, variant, build="engines" in want_arty))
+        for tag, _, _, _, _ in ENGINE_CONFIGS:
+            r = keep("xc7_engines", tag, arty_engine(tag, build="engines" in want_arty))
             if r:
                 data["xc7_engines"].append(r)
-        for tag, engines, variant in SOC_CONFIGS[:4]:
-            r = keep("arty_soc", tag, arty_soc(tag, engines, variant, find_bios(), build=tag in want_arty))
+        for tag, _, _ in SOC_CONFIGS[:4]:
+            r = keep("arty_soc", tag, arty_soc(tag, build=tag in want_arty))
             if r:
                 data["arty_soc"].append(r)
+        # The logic depth comes with the 'both' row (from its Verilog).
+        data["xc7_depth"] = arty_depth(build="both" in want_arty) or old.get("xc7_depth")
+        if data["xc7_depth"] is None:
+            del data["xc7_depth"]
         replot = len([r for r in ulx3s_rows if r]) > carried.count("ulx3s_soc") + carried.count("ecp5_engines")
         data["variant_note"] = variant_note(data)
         json.dump(data, open(jpath, "w"), indent=1)
@@ -668,7 +873,7 @@ def main():
 
 def find_bios():
     """A compiled ULX3S BIOS to put in the ROM of the other ULX3S builds (saves a picolibc
-    build each)."""
+    build each). The Arty builds compile their own (arty_soc)."""
     for d in [os.path.join(TOP, "build", "ulx3s")] + sorted(
             os.path.join(OUT, x) for x in (os.listdir(OUT) if os.path.isdir(OUT) else [])
             if x.startswith("ulx3s-")):
