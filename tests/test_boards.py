@@ -3,7 +3,8 @@
 
 Fast tests elaborate both boards with --no-compile and check the load/flash commands
 with DRY_RUN=1 (no cable needed). The bitstream build with its timing check is marked
-`fpga` (minutes; `make ulx3s-ci` runs the same check, `make test` deselects it).
+`fpga` (minutes; `make ulx3s-ci` runs the same check, `make test` deselects it). The
+Arty's recorded yosys estimates (docs/fpga.json) are checked against the tree's sources.
 """
 
 import json
@@ -307,3 +308,33 @@ def test_yosys_script_sources_become_relative(tmp_path):
     assert reads == ["../../engines/e.v", "top.v"]
     assert all((gw / r).is_file() for r in reads)
     assert "synth_ecp5 -top top" in lines and "write_json top.json" in lines
+
+
+# The Arty's yosys estimates (docs/fpga.json, scripts/fpga/report.py) --------------------------
+
+def fpga_report():
+    """scripts/fpga/report.py as a module, and docs/fpga.json."""
+    import importlib.util
+    path = os.path.join(TOP, "scripts", "fpga", "report.py")
+    spec = importlib.util.spec_from_file_location("fpga_report", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with open(os.path.join(TOP, "docs", "fpga.json")) as f:
+        return mod, json.load(f)
+
+
+def test_arty_figures_are_the_trees():
+    """Each Arty row of docs/fpga.json (SoC configurations, engines alone, logic depth) records
+    the digest of the sources it was made from (report.py's cache stamp); the tree's must be
+    the same, or the figures describe another SoC."""
+    report, data = fpga_report()
+    rows = [(f"SoC {r['tag']}", r, report.arty_key(r["tag"])) for r in data["arty_soc"]]
+    rows += [(f"engine {r['tag']}", r, report.xc7_key(r["tag"])) for r in data["xc7_engines"]]
+    if "xc7_depth" in data:
+        rows.append(("logic depth", data["xc7_depth"], report.arty_key("both")))
+    assert {r["tag"] for r in data["arty_soc"]} >= {"none", "sha256", "keccak", "both"}, data["arty_soc"]
+    stale = [f"{name} (made {r.get('date', '?')} from {r.get('source', 'unrecorded sources')}, the tree's are {key})"
+             for name, r, key in rows if r.get("source") != key]
+    assert not stale, ("docs/fpga.json's Arty estimates are not the tree's: " + "; ".join(stale) +
+                       ". Remake them with `make fpga-report FPGA_REPORT_ARGS=--soc=` (LiteX and yosys, ~15 min; the "
+                       "ULX3S rows are kept), then commit docs/fpga.json and docs/fpga.md.")
