@@ -4,7 +4,8 @@
 Fast tests elaborate both boards with --no-compile and check the load/flash commands
 with DRY_RUN=1 (no cable needed). The bitstream build with its timing check is marked
 `fpga` (minutes; `make ulx3s-ci` runs the same check, `make test` deselects it). The
-Arty's recorded yosys estimates (docs/fpga.json) are checked against the tree's sources.
+Arty's recorded yosys estimates (docs/fpga.json) are checked against the tree's sources
+and against the XC7A35T's LUTs.
 """
 
 import json
@@ -321,6 +322,21 @@ def fpga_report():
     spec.loader.exec_module(mod)
     with open(os.path.join(TOP, "docs", "fpga.json")) as f:
         return mod, json.load(f)
+
+
+def test_arty_soc_fits_the_35t():
+    """yosys's LUT count of the Arty SoC with both engines stays within ARTY_LUT_BUDGET of the
+    XC7A35T's LUTs (its block RAMs and DSPs within the device): Vivado packs somewhat tighter,
+    but a fuller device places and routes worse, and timing is not checked here."""
+    report, data = fpga_report()
+    both = next((r for r in data["arty_soc"] if r["tag"] == "both"), None)
+    assert both, "docs/fpga.json has no Arty row with both engines (make fpga-report FPGA_REPORT_ARGS=--soc=)"
+    dev = report.XC7_DEVICES["XC7A35T"]
+    budget = report.ARTY_LUT_BUDGET * dev["lut"]
+    assert both["lut"] <= budget, (
+        f"the Arty SoC with both engines takes {both['lut']:,} LUTs, {both['lut'] / dev['lut']:.1%} of the "
+        f"XC7A35T's {dev['lut']:,} (limit {report.ARTY_LUT_BUDGET:.0%}): docs/fpga.md, 'Arty A7'")
+    assert both["bram"] <= dev["bram"] and both["dsp"] <= dev["dsp"], both
 
 
 def test_arty_figures_are_the_trees():
