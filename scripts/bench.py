@@ -297,7 +297,7 @@ def main(argv):
     bad = [t for t in want if t not in TARGETS]
     if bad:
         raise SystemExit(f"bench: no target {', '.join(bad)} (targets: {', '.join(TARGETS)})")
-    t0 = time.time()
+    t0, at = time.time(), commit()     # the tree the run builds, not the one it ends in
     results = {}
     # One simulation per core.
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -307,7 +307,7 @@ def main(argv):
         raise SystemExit(f"bench: no results for {', '.join(missing)}")
     machine = f"{platform.node()} ({platform.processor() or platform.machine()}, {os.cpu_count()} cores)"
     for r in results.values():
-        r.update({"machine": machine, "date": time.strftime("%Y-%m-%d"), "commit": commit(),
+        r.update({"machine": machine, "date": time.strftime("%Y-%m-%d"), "commit": at,
                   "run_with": want, "run_wall_seconds": round(time.time() - t0)})
     old = {}
     if os.path.exists(path):

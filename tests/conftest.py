@@ -32,16 +32,18 @@ def xdist_group(item):
     return None
 
 
-# The groups that simulate longest, heaviest first (seconds on a fresh clone of this 2-core
-# VM with both workers busy: 675, 338, 484, 207, 205, 130, ...). xdist hands groups out in
-# collection order when `make test` passes --no-loadscope-reorder; its default order is by
-# test count, which sent the one-test twin xv6 session out last, to run alone for its last
-# minutes. The first two go to different workers, so litex_sim and the twin are built at
-# the same time.
-HEAVIEST_FIRST = ["test_xv6_hash:ulx3s-twin", "test_xv6_hash:arty-twin", "test_xv6_hash:sim", "test_twin:ulx3s-twin",
-                  "test_soc_firmware:arty-twin", "test_soc_firmware:ulx3s-twin", "test_twin_leveling",
-                  "test_xv6_litex", "test_soc_firmware:sim", "test_twin:arty-twin",
-                  "test_soc_identity", "test_seed001", "qemu"]
+# The groups that simulate longest, heaviest first (seconds on this 2-core VM with both
+# workers busy and a yosys or nextpnr run beside them: the Arty twin's serial boot ~680 and
+# its xv6 session ~510-700, the ULX3S twin's xv6 session ~675, ...). xdist hands groups out
+# in collection order when `make test` passes --no-loadscope-reorder; its default order is
+# by test count, which sent the one-test twin xv6 session out last, to run alone for its
+# last minutes. The first two go to different workers and need different simulators, so
+# the Arty twin and the ULX3S twin are built at the same time (a second group that needs a
+# simulator being built waits for its lock).
+HEAVIEST_FIRST = ["test_twin:arty-twin", "test_xv6_hash:ulx3s-twin", "test_xv6_hash:arty-twin",
+                  "test_soc_firmware:arty-twin", "test_xv6_hash:sim", "test_twin:ulx3s-twin",
+                  "test_twin_leveling", "test_soc_firmware:ulx3s-twin", "test_xv6_litex",
+                  "test_soc_firmware:sim", "test_soc_identity", "test_seed001", "qemu"]
 
 
 @pytest.hookimpl(tryfirst=True)     # before pytest-xdist's own, which reads the marks

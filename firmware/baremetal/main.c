@@ -701,20 +701,39 @@ static void coherence(void)
 }
 
 /*
- * All of main RAM is addressable, by the CPU and by the engines alike: one word in each
- * MiB (past the firmware's image, below its stack) stored by the CPU, then read back by
- * the CPU and hashed by DMA. All are stored before any is read, and the reads go in
- * address order to words that share every cache's set (1 MiB apart), so each read is a
- * refill from main RAM: an address that aliases another MiB (a bit of it lost on the way
- * to the SDRAM) reads the word stored there later. The board's L2 once lost bit 24 of
- * the byte address in its Verilog (soc/l2wt.py): on the ULX3S the CPU saw the upper
- * 16 MiB on top of the lower, the engines did not.
+ * All of main RAM is addressable, by the CPU and by the engines alike, at every 32-bit
+ * lane of a 16-byte beat (the Arty's LiteDRAM port is 128 bits wide: a wrong lane pick or
+ * byte enable there was found by accident once, eda3c27). In each MiB (past the firmware's
+ * image, below its stack) the CPU stores the four words of one beat; then the CPU reads
+ * them back and the engine hashes the beat by DMA, and one of its words alone (the lane
+ * turns from MiB to MiB, so a one-word command starts at each lane). All are stored before
+ * any is read, and the reads go in address order to beats that share every cache's set
+ * (1 MiB apart), so each read is a refill from main RAM: an address that aliases another
+ * MiB (a bit of it lost on the way to the SDRAM) reads the words stored there later. The
+ * board's L2 once lost bit 24 of the byte address in its Verilog (soc/l2wt.py): on the
+ * ULX3S the CPU saw the upper 16 MiB on top of the lower, the engines did not.
  */
 extern char _end[];
 
-static uint32_t mib_word(uint32_t k)
+#define BEAT_WORDS 4
+
+static uint32_t mib_word(uint32_t k, uint32_t lane)
 {
-  return 0x5a000000u ^ (k * 0x00010203u);
+  return 0x5a000000u ^ (k * 0x00010203u) ^ (lane << 28) ^ (lane * 0x00408000u);
+}
+
+/* The engine's SHA-256, by DMA, of the n bytes at lane `lane` of MiB k's beat equals the
+ * software's of the words stored there (not of what the CPU read back: each path's errors
+ * are its own). */
+static int dma_matches(volatile uint32_t *beat, uint32_t k, uint32_t lane, size_t n)
+{
+  uint32_t want[BEAT_WORDS];
+  uint8_t ref[32];
+  for (size_t i = 0; i < n / 4; i++)
+    want[i] = mib_word(k, lane + i);
+  hash_digest(HASH_SHA256, HASH_PROV_SW, 0, want, n, ref, 32);
+  int r = hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, (const void *)(beat + lane), n, out, 32);
+  return r == 32 && memcmp(out, ref, 32) == 0;
 }
 
 static void every_mib(void)
@@ -724,28 +743,26 @@ static void every_mib(void)
   for (int pass = 0; pass < 2; pass++)
     for (uint32_t k = 0; k < MAIN_RAM_SIZE / mib; k++) {
       uint32_t a = MAIN_RAM_BASE + k * mib + off;
-      if (a < (uint32_t)(uintptr_t)_end || a + 4 > MAIN_RAM_BASE + MAIN_RAM_SIZE - stack)
+      if (a < (uint32_t)(uintptr_t)_end || a + 4 * BEAT_WORDS > MAIN_RAM_BASE + MAIN_RAM_SIZE - stack)
         continue;
       volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)a;
       if (pass == 0) {
-        *w = mib_word(k);
+        for (uint32_t j = 0; j < BEAT_WORDS; j++)
+          w[j] = mib_word(k, j);
         continue;
       }
       if (k == 0 || words == 0)
         flush_cpu_dcache();
-      uint32_t want = mib_word(k);
-      cpu_bad += *w != want;
-      uint8_t ref[32];
-      hash_digest(HASH_SHA256, HASH_PROV_SW, 0, &want, 4, ref, 32);
-      int r = hash_digest(HASH_SHA256, HASH_PROV_HW, HASH_F_DMA, (const void *)w, 4, out, 32);
-      dma_bad += r != 32 || memcmp(out, ref, 32) != 0;
-      words++;
+      for (uint32_t j = 0; j < BEAT_WORDS; j++)
+        cpu_bad += w[j] != mib_word(k, j);
+      dma_bad += !dma_matches(w, k, 0, 4 * BEAT_WORDS) + !dma_matches(w, k, k % BEAT_WORDS, 4);
+      words += BEAT_WORDS;
     }
   printf("M %d MiB, %d words\n", (int)(MAIN_RAM_SIZE / mib), words);
   check("ram_every_mib_cpu", cpu_bad, 0);
   if (have_engine(HASH_SHA256))
     check("ram_every_mib_dma", dma_bad, 0);
-  check("ram_every_mib_words", words >= (int)(MAIN_RAM_SIZE / mib) - 1, 1);
+  check("ram_every_mib_words", words >= BEAT_WORDS * ((int)(MAIN_RAM_SIZE / mib) - 1), 1);
 }
 
 static void bench_one(int alg, int p, size_t len)
