@@ -339,6 +339,24 @@ def test_arty_soc_fits_the_35t():
     assert both["bram"] <= dev["bram"] and both["dsp"] <= dev["dsp"], both
 
 
+def test_arty_sources_are_what_its_verilog_is_made_from():
+    """report.ARTY_SOURCES (the digest the Arty rows record) holds every module of the tree
+    that making the Arty SoC imports, the engines' cores with them (gateware/engines.py
+    converts them when its cached Verilog is stale); gateware/buildstamp.py is that cache."""
+    report, _ = fpga_report()
+    code = ("import os, sys; from boards.arty import ArtyHashSoC; from gateware.engines import make_core; "
+            "ArtyHashSoC(); [make_core(e, device_key=bytes(32)) for e in ('sha256', 'keccak')]; "
+            "print('\\n'.join('module ' + os.path.relpath(m.__file__) for m in list(sys.modules.values()) "
+            "if getattr(m, '__file__', None) and os.path.abspath(m.__file__).startswith(os.getcwd() + os.sep)))")
+    r = run([PY, "-c", code])
+    assert r.returncode == 0, r.stderr[-3000:]
+    used = {line.split(" ", 1)[1] for line in r.stdout.splitlines() if line.startswith("module ")}
+    used = {f for f in used if not f.startswith(".venv")} - {"gateware/buildstamp.py"}
+    assert {"boards/arty.py", "soc/hashsoc.py", "gateware/keccak/core.py", "gateware/sha256/hmac.py"} <= used, used
+    covered = {f for f in used for s in report.ARTY_SOURCES if f == s or f.startswith(s + "/")}
+    assert used == covered, f"imported but not in ARTY_SOURCES: {sorted(used - covered)}"
+
+
 def test_arty_figures_are_the_trees():
     """Each Arty row of docs/fpga.json (SoC configurations, engines alone, logic depth) records
     the digest of the sources it was made from (report.py's cache stamp); the tree's must be

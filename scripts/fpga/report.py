@@ -77,7 +77,17 @@ def log(msg):
 
 ENGINE_SOURCES = ("gateware",)
 ULX3S_SOURCES = ("gateware", "soc", "boards/ulx3s.py", "boards/common.py")
-ARTY_SOURCES = ("gateware", "soc", "boards/arty.py", "boards/common.py")
+# What the Arty SoC's Verilog is generated from: boards/arty.py and what it imports within the
+# tree, transitively (tests/test_boards.py checks), plus the engines' cores, which
+# gateware/engines.py imports when it converts an engine. Not gateware/buildstamp.py (the
+# cache's own helper), soc/sim.py and soc/runfw.py (the simulator), boards/twin.py and
+# boards/a7phy_model.py (the Arty's twin only).
+ARTY_SOURCES = ("boards/__init__.py", "boards/arty.py", "boards/common.py",
+                "gateware/__init__.py", "gateware/common", "gateware/sha256", "gateware/keccak",
+                "gateware/devicekey.py", "gateware/engines.py", "gateware/hashspec.py",
+                "gateware/litedram_dma.py", "gateware/litex_wrapper.py", "gateware/measure.py",
+                "gateware/measure_wrapper.py",
+                "soc/__init__.py", "soc/bootrom.py", "soc/hashsoc.py", "soc/identity.py", "soc/l2wt.py")
 
 
 def source_hash(paths, *extra):
