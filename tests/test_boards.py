@@ -325,18 +325,70 @@ def fpga_report():
 
 
 def test_arty_soc_fits_the_35t():
-    """yosys's LUT count of the Arty SoC with both engines stays within ARTY_LUT_BUDGET of the
-    XC7A35T's LUTs (its block RAMs and DSPs within the device): Vivado packs somewhat tighter,
-    but a fuller device places and routes worse, and timing is not checked here."""
+    """The Arty SoC with both engines fits the XC7A35T. Its LUT6 sites as report.lut_sites
+    estimates them from the netlist (small LUTs paired into LUT6_2 sites where they share
+    inputs and their inputs fit; LUTs used as memory) stay within ARTY_LUT_BUDGET of the
+    35T's LUTs: Vivado's packing is not known here, and a fuller device places and routes
+    worse (timing is not checked here). yosys's LUT cells, unpaired, fit the device at all;
+    so do its block RAMs and DSPs."""
     report, data = fpga_report()
     both = next((r for r in data["arty_soc"] if r["tag"] == "both"), None)
     assert both, "docs/fpga.json has no Arty row with both engines (make fpga-report FPGA_REPORT_ARGS=--soc=)"
+    assert both.get("lut_sites"), "the Arty row with both engines has no lut_sites: make fpga-report " \
+        "FPGA_REPORT_ARGS=--soc="
     dev = report.XC7_DEVICES["XC7A35T"]
-    budget = report.ARTY_LUT_BUDGET * dev["lut"]
-    assert both["lut"] <= budget, (
-        f"the Arty SoC with both engines takes {both['lut']:,} LUTs, {both['lut'] / dev['lut']:.1%} of the "
-        f"XC7A35T's {dev['lut']:,} (limit {report.ARTY_LUT_BUDGET:.0%}): docs/fpga.md, 'Arty A7'")
-    assert both["bram"] <= dev["bram"] and both["dsp"] <= dev["dsp"], both
+    where = "docs/fpga.md, 'Arty A7'"
+    assert both["lut_sites"] <= report.ARTY_LUT_BUDGET * dev["lut"], (
+        f"the Arty SoC with both engines takes an estimated {both['lut_sites']:,} LUT sites, "
+        f"{both['lut_sites'] / dev['lut']:.1%} of the XC7A35T's {dev['lut']:,} (limit {report.ARTY_LUT_BUDGET:.0%}): {where}")
+    assert both["lut"] <= dev["lut"], (
+        f"the Arty SoC with both engines has {both['lut']:,} LUT cells, more than the XC7A35T's {dev['lut']:,} "
+        f"LUTs ({both['lut'] / dev['lut']:.1%}): {where}")
+    for k in ("bram", "dsp"):
+        assert both[k] <= dev[k], f"the Arty SoC with both engines has {both[k]:g} {k.upper()}, the XC7A35T {dev[k]}"
+
+
+def test_lut_sites_pairs_small_luts_that_fit_one_site():
+    """report.lut_sites on toy netlists: two LUT1..LUT5 share a site when their inputs together
+    are at most five nets and they share one at least (Vivado's LUT combining), the pairs
+    sharing the most nets first; a LUT6 takes a site of its own."""
+    report, _ = fpga_report()
+
+    def sites(*luts, lutram=0):
+        return report.lut_sites(list(luts), lutram)["sites"]
+    assert sites((3, {1, 2, 3}), (3, {3, 4, 5})) == 1            # 5 nets, 1 shared: one LUT6_2
+    assert sites((3, {1, 2, 3}), (4, {3, 4, 5, 6})) == 2         # 6 nets: two sites
+    assert sites((5, {1, 2, 3, 4, 5}), (2, {1, 6})) == 2
+    assert sites((5, {1, 2, 3, 4, 5}), (2, {1, 5})) == 1         # the LUT2's nets among the LUT5's
+    assert sites((2, {1, 2}), (2, {3, 4})) == 2                  # 4 nets, none shared: not combined
+    assert sites((6, {1, 2, 3, 4, 5, 6}), (2, {1, 2})) == 2      # a LUT6 is never paired
+    assert sites((1, {1}), lutram=4) == 5                        # a RAM32M is four LUT sites
+    # The pair sharing 4 nets first, then the one sharing net 9: 2 sites. In netlist order
+    # (a with b, 5 nets) c and d would share nothing: 3.
+    a, b, c, d = (2, {1, 9}), (4, {1, 2, 3, 4}), (4, {1, 2, 3, 4}), (2, {8, 9})
+    assert report.pair_luts([n for _, n in (a, b, c, d)]) == [(1, 2), (0, 3)]
+    assert sites(a, b, c, d) == 2
+    assert report.lut_sites([a, b, c, d])["alone"] == 0
+
+
+def test_lut_sites_of_a_yosys_netlist():
+    """report.netlist_luts reads the LUT cells of a write_json netlist: constants are no nets,
+    an INV is a LUT1, a RAM32M four LUT sites, other cells none."""
+    report, _ = fpga_report()
+
+    def cell(t, **pins):
+        return {"type": t, "connections": {p: [b] for p, b in pins.items()}}
+    top = {"attributes": {"top": "00000000000000000000000000000001"}, "cells": {
+        "a": cell("LUT4", I0=2, I1="1", I2=3, I3=6, O=10),   # nets 2, 3, 6 and a constant
+        "b": cell("LUT3", I0=3, I1=4, I2=5, O=11),           # with a: 5 nets, one LUT6_2
+        "c": cell("INV", I=10, O=12),
+        "f": cell("FDRE", C=1, CE="1", R="0", D=12, Q=13),
+        "m": cell("RAM32M", WCLK=1, WE=13, DIA=11, DOA=14),
+    }}
+    luts, lutram = report.netlist_luts({"modules": {"lib": {"cells": {}}, "top": top}})
+    assert luts == [(4, {2, 3, 6}), (3, {3, 4, 5}), (1, {10})] and lutram == 4
+    assert report.lut_sites(luts, lutram) == {"lut6": 0, "small": 3, "pairs": 1, "alone": 1, "lutram": 4,
+                                              "sites": 6}
 
 
 def test_arty_sources_are_what_its_verilog_is_made_from():
