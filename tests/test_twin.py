@@ -150,7 +150,7 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     assert r.returncode == 0, r.stdout[-3000:]
     fig = os.path.join(twin.build_dir, "serialboot.json")     # kept: docs/boards.md quotes it
     r = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "serialboot.py"), "--quiet", "--board", board,
-                        "--json", str(fig), "--timeout", "1200", "--preload-fs", "--cmd", "hash -p hw hello", "--cmd", "ls"],
+                        "--json", str(fig), "--timeout", "1800", "--preload-fs", "--cmd", "hash -p hw hello", "--cmd", "ls"],
                        capture_output=True, text=True, timeout=2400)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
     out = r.stdout
