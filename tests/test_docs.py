@@ -392,7 +392,17 @@ def twin_quotes():
                                  f"clocks per 4 KiB piece with the final block fed by stores; {t[2]:,} for 128 pieces of "
                                  f"512 bytes, ~{(t[2] - t[0]) / 128:.0f} clocks per piece"),
         ("docs/hash-syscall.md", f"(core busy {s[1]:,} for `sg4096` against {s[0]:,})"),
-    ]
+    ] + arty_quotes(targets)
+
+
+def arty_quotes(targets):
+    """The Arty twin's figures docs/boards.md gives from docs/bench.json."""
+    f = targets["arty-twin"]["figures"]
+    c = {(r["alg"], load_script("scripts/bench.py").contention_key(r)): r["clocks"] for r in targets["arty-twin"]["contention"]}
+    per_piece = (c[("SHA3-256", "sg4096 reverse")] - c[("SHA3-256", "dma")]) / 16
+    return [("docs/boards.md", f"SHA-256 takes {f['sha256_dma_clocks_per_byte']:.3f} clocks per byte (the engine's bound is "
+                               f"1.0) and SHA3-256 {f['sha3_256_dma_bytes_per_clock']:.2f} bytes per clock"),
+            ("docs/boards.md", f"takes ~{per_piece:.0f} clocks more per 4 KiB piece than one command")]
 
 
 def serialboot_quotes(j):
