@@ -32,9 +32,11 @@ def xdist_group(item):
     return None
 
 
-# The groups that simulate longest, heaviest first (seconds on this 2-core VM with both
-# workers busy and a yosys or nextpnr run beside them: the Arty twin's serial boot ~680 and
-# its xv6 session ~510-700, the ULX3S twin's xv6 session ~675, ...). xdist hands groups out
+# The groups that simulate longest, heaviest first (seconds in a fresh-clone `.ci/run` on
+# this 2-core VM, 2026-11-28, the bitstream building beside: the Arty twin's serial boot
+# 1,031 plus its build and description 303, the xv6 sessions on the Arty twin 798 and the
+# ULX3S twin 757, the Arty firmware 523, litex_sim's xv6 session 367, the ULX3S serial boot
+# 333, the Arty leveling 336, ...). xdist hands groups out
 # in collection order when `make test` passes --no-loadscope-reorder; its default order is
 # by test count, which sent the one-test twin xv6 session out last, to run alone for its
 # last minutes. The first two go to different workers and need different simulators, so
