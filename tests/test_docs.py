@@ -392,13 +392,13 @@ def twin_quotes():
                                  f"clocks per 4 KiB piece with the final block fed by stores; {t[2]:,} for 128 pieces of "
                                  f"512 bytes, ~{(t[2] - t[0]) / 128:.0f} clocks per piece"),
         ("docs/hash-syscall.md", f"(core busy {s[1]:,} for `sg4096` against {s[0]:,})"),
-    ] + arty_quotes(targets)
+    ] + arty_quotes(targets, bench)
 
 
-def arty_quotes(targets):
-    """The Arty twin's figures docs/boards.md gives from docs/bench.json."""
+def arty_quotes(targets, bench):
+    """The Arty twin's figures docs/boards.md gives from docs/bench.json (bench: scripts/bench.py)."""
     f = targets["arty-twin"]["figures"]
-    c = {(r["alg"], load_script("scripts/bench.py").contention_key(r)): r["clocks"] for r in targets["arty-twin"]["contention"]}
+    c = {(r["alg"], bench.contention_key(r)): r["clocks"] for r in targets["arty-twin"]["contention"]}
     per_piece = (c[("SHA3-256", "sg4096 reverse")] - c[("SHA3-256", "dma")]) / 16
     return [("docs/boards.md", f"SHA-256 takes {f['sha256_dma_clocks_per_byte']:.3f} clocks per byte (the engine's bound is "
                                f"1.0) and SHA3-256 {f['sha3_256_dma_bytes_per_clock']:.2f} bytes per clock"),
@@ -422,10 +422,7 @@ def serialboot_quotes(j):
         return f"{clocks:,}"
 
     def m(clocks, context):
-        for x in re.findall(r"(?<![\d.])(\d+\.\d) M " + context, " ".join(read("docs/boards.md").split())):
-            if abs(float(x) * 1e6 - clocks) <= 0.01 * clocks:
-                return f"{x} M"
-        return f"{clocks / 1e6:.1f} M"
+        return near_millions(clocks, r"(?<![\d.])(\d+\.\d) M " + context) + " M"
     return [
         ("docs/boards.md", f"kernel {k:,} B + header {j['bytes']['kernel.hdr']} B = {j['wire_bytes']:,} B on the wire "
                            f"(the RAM disk, {j['bytes']['fs.img']:,} B, preloaded)" if j.get("fs_preloaded") else
@@ -450,15 +447,21 @@ def serialboot_quotes(j):
     ]
 
 
+def near_millions(clocks, pattern):
+    """Kernel entry to init moves by ~1% between runs (where the timer's first tick falls):
+    the figure in docs/boards.md that `pattern` (one group, in millions, one decimal) finds
+    stands while it is within 1% of `clocks`; else this run's, rounded the same way."""
+    for x in re.findall(pattern, " ".join(read("docs/boards.md").split())):
+        if abs(float(x) * 1e6 - clocks) <= 0.01 * clocks:
+            return x
+    return f"{clocks / 1e6:.1f}"
+
+
 def arty_serialboot_quotes(j):
     """The Arty's serial boot figures in docs/boards.md: one table row (its own section)."""
     from boards.arty import DEFAULT_SYS_CLK
     k, fs, b = j["bytes"]["kernel.bin"], j["full_fs"], j["bios_clocks"]
-    # Kernel entry to init moves by ~1% between runs (where the timer's first tick falls):
-    # the doc's figure stands while it is within 1% of this run's.
-    m = re.search(r"\| Arty A7 .*? \| ([\d.]+) M \|", read("docs/boards.md"))
-    init = m.group(1) if m and abs(float(m.group(1)) * 1e6 - j["kernel_to_init_clocks"]) <= 0.01 * \
-        j["kernel_to_init_clocks"] else f"{j['kernel_to_init_clocks'] / 1e6:.1f}"
+    init = near_millions(j["kernel_to_init_clocks"], r"\| Arty A7 [^|]*\| [\d.]+ M \| (\d+\.\d) M \|")
     return [("docs/boards.md",
              f"| Arty A7 at {DEFAULT_SYS_CLK / 1e6:g} MHz | {b / 1e6:.2f} M | {init} M | {k:,} + {fs['fs_bytes']:,} B | "
              f"{fs['wire_bytes']:,} B | {fs['reset_to_prompt_s_at_115200']} s | **{fs['reset_to_prompt_s_at_1000000']} s** |")]
