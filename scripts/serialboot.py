@@ -210,8 +210,7 @@ def main():
     wire = sum(wire_bytes(n, payload) for name, n in sizes.items() if name != "fs.img" or not args.preload_fs)
 
     port = free_port()
-    preload = [(fs, int(boot["fs.img"], 0) if isinstance(boot["fs.img"], str) else boot["fs.img"])] \
-        if args.preload_fs else []
+    preload = [(fs, int(boot["fs.img"], 0))] if args.preload_fs else []     # boot.json: "0x..."
     argv, cwd = twin.prepare_run(preload, bios="board", uart=f"tcp:{port}")
     log = None if args.quiet else sys.stdout
     t0 = time.monotonic()
