@@ -11,7 +11,9 @@ sets its own without rebuilding Verilator:
 - no window at all: the BIOS reports, lane by lane and bit slip by bit slip, that it found
   no working tap ("delays: -"), and goes on to its memtest with the read path unaligned
   (which then fails: "Memtest KO", ~2 min later; the run stops at the memtest's start).
-The moved-window run is the board's BIOS (memtest included) up to serial boot: ~3 min here.
+The moved-window run is the board's BIOS up to the end of its memtest ("Memtest OK", ~2.5
+min here): what follows (memspeed, serial boot) does not depend on the windows, and the
+serial boot in test_twin.py runs it.
 """
 
 import os
@@ -38,9 +40,9 @@ def twin():
     return t
 
 
-def board_bios(twin, windows, timeout=900, until=("Booting from serial", "Memory initialization failed")):
+def board_bios(twin, windows, timeout=900, until=("Memtest OK", "Memtest KO", "Memory initialization failed")):
     """The console of the board's BIOS with these read windows, up to a line with one of
-    `until` (default: serial boot, or the BIOS's report that the memory failed)."""
+    `until` (default: the memtest's verdict, or the BIOS's report that the memory failed)."""
     argv, cwd = twin.prepare_run([], bios="board", phy_windows=windows)
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -52,7 +54,7 @@ def board_bios(twin, windows, timeout=900, until=("Booting from serial", "Memory
             if any(u in line for u in until):
                 break
             if time.time() > deadline:
-                raise TimeoutError(f"the BIOS did not get to serial boot in {timeout} s")
+                raise TimeoutError(f"the BIOS printed none of {until} in {timeout} s")
     finally:
         proc.kill()
         proc.wait()
@@ -87,7 +89,6 @@ def test_bios_levels_a_moved_window_and_memtest_passes(twin):
     console = board_bios(twin, MOVED)
     check_found(console, MOVED)
     assert "Memtest OK" in console, console[-3000:]
-    assert "Booting from serial" in console
     lines = {line.rstrip() for line in console.splitlines()}
     stale = [line for line in doc_block() if line.rstrip() not in lines]
     assert not stale, f"docs/boards.md quotes BIOS lines this run did not print: {stale}"
