@@ -13,6 +13,7 @@ import hashlib
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -148,6 +149,40 @@ def test_qemu_sum_tools_files_and_pipes(qemu_build):
     assert "cannot open nosuchfile" in t
     assert "hashing failed" in t   # no engine on QEMU
     assert "panic" not in t
+
+
+def test_qemu_sum_check_is_coreutils(qemu_build, tmp_path):
+    """sha256sum -c and its options (--quiet, --status, --strict, -w, --ignore-missing) print
+    what the host's GNU sha256sum prints for the same check files and exit as it does: a
+    malformed line alone is a warning, a missing listed file a failure, a file with no
+    well-formed line an error. (Only its "No such file or directory" is "cannot open" here:
+    xv6 has no errno.)"""
+    data = open(README, "rb").read()
+    good = f"{hashlib.sha256(data).hexdigest()}  README\n"
+    files = {"a": good, "b": "not a checksum line\n", "c": good + "not a checksum line\n",
+             "e": good + "0" * 64 + " *README\n", "f": f"{'2c' * 32} *nosuch\n",
+             "g": good + f"{'2c' * 32} *nosuch\n"}
+    make_files = ["sha256sum README > a", "echo not a checksum line > b", "cat a b > c",
+                  f"echo {'0' * 64} *README > d", "cat a d > e", f"echo {'2c' * 32} *nosuch > f", "cat a f > g"]
+    cases = [("", "c"), ("--strict", "c"), ("-w --quiet", "c"), ("--status", "e"), ("--quiet", "e"),
+             ("", "g"), ("--ignore-missing", "g"), ("--ignore-missing", "f"), ("", "b"), ("--status", "g"),
+             ("", "a"), ("--quiet", "a")]
+    checks = {f"sha256sum -c {o} {f} && echo status 0 || echo status 1".replace("  ", " "): (o, f)
+              for o, f in cases}
+    st, t = xv6(make_files + ["cat c e g"] + list(checks), timeout=30)
+    assert st == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, ["cat c e g"] + list(checks))
+    assert out["cat c e g"] == files["c"] + files["e"] + files["g"]     # the same check files
+    (tmp_path / "README").write_bytes(data)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    for cmd, (opts, f) in checks.items():
+        host = subprocess.run(["sha256sum", "-c", *opts.split(), f], cwd=tmp_path, capture_output=True, text=True)
+        want = host.stdout + host.stderr.replace("nosuch: No such file or directory", "nosuch: cannot open")
+        got = out[cmd]
+        assert got.endswith(f"status {host.returncode}\n"), (cmd, got, host.returncode)
+        got = got[:got.rindex("status ")]
+        assert sorted(got.splitlines()) == sorted(want.splitlines()), (cmd, got, want)
 
 
 def pattern(start, n):

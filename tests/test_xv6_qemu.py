@@ -165,6 +165,32 @@ def test_shell_commands(qemu_build):
     assert "exec nonexistent failed" in out["nonexistent"]
 
 
+def test_shell_and_or_follow_exit_status(qemu_build):
+    """a && b runs b only if a exited 0, a || b only if it did not; a pipeline's status is
+    its last command's, a list's its last one's, a command that fails to exec exits 1.
+    `cat` of a missing file exits 1 (xv6's cat), `echo` 0."""
+    cmds = {
+        "echo a && echo b": "a\nb\n",
+        "cat nosuch && echo no": "cat: cannot open nosuch\n",
+        "cat nosuch || echo yes": "cat: cannot open nosuch\nyes\n",
+        "echo a || echo no": "a\n",
+        "nosuchprog || echo exec-failed": "exec nosuchprog failed\nexec-failed\n",
+        "echo x | cat nosuch || echo pipe-failed": "cat: cannot open nosuch\npipe-failed\n",
+        "cat nosuch | echo y && echo pipe-ok": "cat: cannot open nosuch\ny\npipe-ok\n",
+        "(echo p; cat nosuch) || echo list-failed": "p\ncat: cannot open nosuch\nlist-failed\n",
+        "cat nosuch || echo m && echo n": "cat: cannot open nosuch\nm\nn\n",
+    }
+    rc, t = xv6(list(cmds))
+    assert rc == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, list(cmds))
+    for c, want in cmds.items():
+        if "|" in c.split("||")[0]:     # a pipeline's two sides print in either order
+            got, want = out[c].splitlines(), want.splitlines()
+            assert sorted(got[:-1]) == sorted(want[:-1]) and got[-1] == want[-1], (c, out[c])
+        else:
+            assert out[c] == want, (c, out[c])
+
+
 def test_usertests_full(qemu_build):
     rc, t = xv6(["usertests"], timeout=180)
     assert rc == 0, t[-3000:]

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The shell: commands, redirection (< > >>), pipes (|), lists (;),
- * background jobs (&) and grouping with parentheses.  `sh` reads the
+ * conditionals on the exit status (a && b, a || b), background jobs (&)
+ * and grouping with parentheses.  `sh` reads the
  * console and prompts; `sh FILE` runs the commands in FILE without a
  * prompt, as other shells do, so a script in the background does not
  * write prompts into the console's output. */
@@ -11,7 +12,7 @@
 #define MAXARGS   16
 #define SH_APPEND 0x8000 /* shell-private flag, not passed to open() */
 
-enum { EXEC = 1, REDIR, PIPE, LIST, BACK };
+enum { EXEC = 1, REDIR, PIPE, LIST, BACK, AND, OR };
 
 struct cmd {
   int type;
@@ -32,7 +33,7 @@ struct pipecmd {
   int type;
   struct cmd *left, *right;
 };
-struct listcmd {
+struct listcmd { /* LIST, AND, OR */
   int type;
   struct cmd *left, *right;
 };
@@ -79,7 +80,7 @@ static void runcmd(struct cmd *cmd)
       exit(1);
     exec(e->argv[0], e->argv);
     fprintf(2, "exec %s failed\n", e->argv[0]);
-    break;
+    exit(1);
   }
   case REDIR: {
     struct redircmd *r = (struct redircmd *)cmd;
@@ -96,11 +97,18 @@ static void runcmd(struct cmd *cmd)
     }
     runcmd(r->cmd);
   }
-  case LIST: {
+  case LIST:
+  case AND:
+  case OR: {
+    /* the left side's exit status decides whether the right side runs;
+     * a list's status is its last command's, as in other shells */
     struct listcmd *l = (struct listcmd *)cmd;
+    int st = 0;
     if (fork1() == 0)
       runcmd(l->left);
-    wait(0);
+    wait(&st);
+    if ((cmd->type == AND && st != 0) || (cmd->type == OR && st == 0))
+      exit(st);
     runcmd(l->right);
   }
   case PIPE: {
@@ -114,7 +122,8 @@ static void runcmd(struct cmd *cmd)
       close(p[1]);
       runcmd(pc->left);
     }
-    if (fork1() == 0) {
+    int rpid = fork1();
+    if (rpid == 0) {
       close(0);
       dup(p[0]);
       close(p[0]);
@@ -123,9 +132,11 @@ static void runcmd(struct cmd *cmd)
     }
     close(p[0]);
     close(p[1]);
-    wait(0);
-    wait(0);
-    break;
+    int st = 0, pid, right_st = 0;
+    for (int n = 0; n < 2 && (pid = wait(&st)) > 0; n++)
+      if (pid == rpid)
+        right_st = st;
+    exit(right_st); /* a pipeline's status is its last command's */
   }
   case BACK: {
     struct backcmd *b = (struct backcmd *)cmd;
@@ -154,8 +165,8 @@ static int getcmd(char *buf, int nbuf, int prompt)
 static const char whitespace[] = " \t\r\n\v";
 static const char symbols[] = "<|>&;()";
 
-/* return the next token type: 0 at end, 'a' for a word, '+' for >>, or
- * the symbol itself; q/eq delimit a word */
+/* return the next token type: 0 at end, 'a' for a word, '+' for >>, 'A'
+ * for &&, 'O' for ||, or the symbol itself; q/eq delimit a word */
 static int gettoken(char **ps, char *es, char **q, char **eq)
 {
   char *s = *ps;
@@ -168,10 +179,16 @@ static int gettoken(char **ps, char *es, char **q, char **eq)
   case 0:
     break;
   case '|':
+  case '&':
+    s++;
+    if (*s == ret) { /* || or && */
+      ret = ret == '|' ? 'O' : 'A';
+      s++;
+    }
+    break;
   case '(':
   case ')':
   case ';':
-  case '&':
   case '<':
     s++;
     break;
@@ -204,6 +221,12 @@ static int peek(char **ps, char *es, const char *toks)
     s++;
   *ps = s;
   return *s && strchr(toks, *s);
+}
+
+/* is the next token the two-character operator op (&& or ||)? */
+static int peek2(char **ps, char *es, const char *op)
+{
+  return peek(ps, es, op) && *ps + 1 < es && (*ps)[1] == op[1];
 }
 
 static struct cmd *parseline(char **, char *);
@@ -281,7 +304,7 @@ static struct cmd *parseexec(char **ps, char *es)
 static struct cmd *parsepipe(char **ps, char *es)
 {
   struct cmd *cmd = parseexec(ps, es);
-  if (peek(ps, es, "|")) {
+  if (peek(ps, es, "|") && !peek2(ps, es, "||")) {
     gettoken(ps, es, 0, 0);
     struct pipecmd *p = zalloc(sizeof(*p));
     p->type = PIPE;
@@ -292,10 +315,24 @@ static struct cmd *parsepipe(char **ps, char *es)
   return cmd;
 }
 
-static struct cmd *parseline(char **ps, char *es)
+/* pipelines joined by && and ||, left to right with equal precedence */
+static struct cmd *parseandor(char **ps, char *es)
 {
   struct cmd *cmd = parsepipe(ps, es);
-  while (peek(ps, es, "&")) {
+  while (peek2(ps, es, "&&") || peek2(ps, es, "||")) {
+    struct listcmd *l = zalloc(sizeof(*l));
+    l->type = gettoken(ps, es, 0, 0) == 'A' ? AND : OR;
+    l->left = cmd;
+    l->right = parsepipe(ps, es);
+    cmd = (struct cmd *)l;
+  }
+  return cmd;
+}
+
+static struct cmd *parseline(char **ps, char *es)
+{
+  struct cmd *cmd = parseandor(ps, es);
+  while (peek(ps, es, "&") && !peek2(ps, es, "&&")) {
     gettoken(ps, es, 0, 0);
     struct backcmd *b = zalloc(sizeof(*b));
     b->type = BACK;
@@ -336,6 +373,8 @@ static struct cmd *nulterminate(struct cmd *cmd)
     nulterminate(((struct pipecmd *)cmd)->right);
     break;
   case LIST:
+  case AND:
+  case OR:
     nulterminate(((struct listcmd *)cmd)->left);
     nulterminate(((struct listcmd *)cmd)->right);
     break;

@@ -134,55 +134,113 @@ static int readline(int fd, char *line, int max)
   return k < max ? k : -2;
 }
 
-/* -c: each line of the check file fd is "DIGEST  NAME" (what uh_sum
- * prints, coreutils' format); hash NAME and print "NAME: OK" or
- * "NAME: FAILED". 1 if any file failed or any line was malformed. */
-static int check(int fd, int alg, int prov, int outlen, const char *prog)
+/* -c's options, as coreutils names them: --quiet (no "NAME: OK" lines),
+ * --status (nothing printed, only the exit status), --strict (a malformed
+ * line fails the check), -w/--warn (a warning per malformed line),
+ * --ignore-missing (a listed file that does not open is skipped) */
+enum { CK_QUIET = 1, CK_STATUS = 2, CK_STRICT = 4, CK_WARN = 8, CK_MISSING = 16 };
+static const char *ckopts[] = { "--quiet", "--status", "--strict", "--warn", "--ignore-missing" };
+
+static int ishex(const char *p, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') || (p[i] >= 'A' && p[i] <= 'F')))
+      return 0;
+  return 1;
+}
+
+static void warn_count(const char *prog, int n, const char *one, const char *many)
+{
+  if (n)
+    fprintf(2, "%s: WARNING: %d %s\n", prog, n, n == 1 ? one : many);
+}
+
+/* -c: each line of the check file fd (called file) is "DIGEST  NAME" or
+ * "DIGEST *NAME" (what uh_sum prints, coreutils' format); hash NAME and
+ * print "NAME: OK", "NAME: FAILED" or "NAME: FAILED open or read". As
+ * coreutils' sha256sum -c: 1 if a digest did not match, a listed file could
+ * not be read, no line was well formed, or (--strict) a line was not; a
+ * malformed line alone is a warning. */
+static int check(int fd, const char *file, int alg, int prov, int outlen, int opts, const char *prog)
 {
   static char line[sizeof hex + MAXPATH + 4];
-  int n, failed = 0, bad = 0;
+  int n, lineno = 0, good = 0, failed = 0, unread = 0, bad = 0, verified = 0;
+  int say = !(opts & CK_STATUS);
   lr.n = lr.pos = 0;
   while ((n = readline(fd, line, sizeof line)) != -1) {
-    if (n < 2 * outlen + 3 || line[2 * outlen] != ' ' ||
+    lineno++;
+    if (n < 2 * outlen + 3 || !ishex(line, 2 * outlen) || line[2 * outlen] != ' ' ||
         (line[2 * outlen + 1] != ' ' && line[2 * outlen + 1] != '*')) {
       bad++;
+      if ((opts & CK_WARN) && say) { /* "SHA256" for sha256sum, as coreutils says */
+        fprintf(2, "%s: %s: %d: improperly formatted ", prog, file, lineno);
+        for (const char *p = prog; *p && strcmp(p, "sum") != 0; p++)
+          fprintf(2, "%c", *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        fprintf(2, " checksum line\n");
+      }
       continue;
     }
+    good++;
     char *name = line + 2 * outlen + 2;
     int g = open(name, O_RDONLY);
+    if (g < 0 && (opts & CK_MISSING))
+      continue;
     int r = g < 0 ? -1 : sumfd(g, alg, prov, out, outlen);
     if (g >= 0)
       close(g);
     if (r != outlen) {
-      printf("%s: FAILED open or read\n", name);
-      failed++;
+      fprintf(2, "%s: %s: %s\n", prog, name, g < 0 ? "cannot open" : "read or hash failed");
+      if (say)
+        printf("%s: FAILED open or read\n", name);
+      unread++;
       continue;
     }
+    verified++;
     uh_hex(hex, out, outlen);
     line[2 * outlen] = 0;
     for (char *p = line; *p; p++) /* the digest may be written in upper case */
       if (*p >= 'A' && *p <= 'F')
         *p += 'a' - 'A';
     int ok = strcmp(hex, line) == 0;
-    printf("%s: %s\n", name, ok ? "OK" : "FAILED");
+    if (say && !(ok && (opts & CK_QUIET)))
+      printf("%s: %s\n", name, ok ? "OK" : "FAILED");
     failed += !ok;
   }
-  if (bad)
-    fprintf(2, "%s: WARNING: %d line%s improperly formatted\n", prog, bad, bad == 1 ? " is" : "s are");
-  if (failed)
-    fprintf(2, "%s: WARNING: %d computed checksum%s did NOT match\n", prog, failed, failed == 1 ? "" : "s");
-  return failed || bad;
+  if (!good) {
+    fprintf(2, "%s: %s: no properly formatted checksum lines found\n", prog, file);
+    return 1;
+  }
+  if (say) {
+    warn_count(prog, bad, "line is improperly formatted", "lines are improperly formatted");
+    warn_count(prog, unread, "listed file could not be read", "listed files could not be read");
+    warn_count(prog, failed, "computed checksum did NOT match", "computed checksums did NOT match");
+  }
+  if ((opts & CK_MISSING) && !verified) {
+    if (say)
+      fprintf(2, "%s: %s: no file was verified\n", prog, file);
+    return 1;
+  }
+  return failed || unread || ((opts & CK_STRICT) && bad);
 }
 
-/* NAME [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c] [file ...]: "DIGEST  NAME"
- * lines, "-" for standard input; with -c the files are lists of such lines
- * to check. alg < 0: the family is chosen with -a (-1 SHA-3, -2 SHAKE,
+/* NAME [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c [--quiet] [--status]
+ * [--strict] [-w] [--ignore-missing]] [file ...]: "DIGEST  NAME" lines, "-"
+ * for standard input; with -c the files are lists of such lines to check. alg < 0: the family is chosen with -a (-1 SHA-3, -2 SHAKE,
  * -3 Keccak). */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
 {
-  int prov = HASH_PROV_AUTO, bits = 0, i = 1, checking = 0;
+  int prov = HASH_PROV_AUTO, bits = 0, i = 1, checking = 0, opts = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (strcmp(argv[i], "-c") == 0)
+    int o = 0;
+    while (o < (int)(sizeof ckopts / sizeof ckopts[0]) && strcmp(argv[i], ckopts[o]) != 0)
+      o++;
+    if (o == 3 || strcmp(argv[i], "-w") == 0)
+      o = 3;
+    if (o < (int)(sizeof ckopts / sizeof ckopts[0])) {
+      if ((1 << o) & (CK_QUIET | CK_STATUS | CK_WARN)) /* one level of output: the last one given */
+        opts &= ~(CK_QUIET | CK_STATUS | CK_WARN);
+      opts |= 1 << o;
+    } else if (strcmp(argv[i], "-c") == 0)
       checking = 1;
     else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
       prov = uh_prov(argv[++i]);
@@ -195,6 +253,10 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
   }
   if (prov < 0)
     goto usage;
+  if (opts && !checking) {
+    fprintf(2, "%s: --quiet, --status, --strict, --warn and --ignore-missing are for -c\n", prog);
+    goto usage;
+  }
   if (alg == -1 || alg == -3) { /* SHA-3 / Keccak: -a 224|256|384|512 */
     int base = alg == -1 ? HASH_SHA3_224 : HASH_KECCAK_224;
     if (bits == 0)
@@ -223,7 +285,7 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
       continue;
     }
     if (checking) {
-      status |= check(fd, alg, prov, outlen, prog);
+      status |= check(fd, fd == 0 ? "standard input" : name, alg, prov, outlen, opts, prog);
       if (fd != 0)
         close(fd);
       if (k >= argc)
@@ -245,6 +307,9 @@ int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog)
   }
   return status;
 usage:
-  fprintf(2, "usage: %s [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c] [file ...]\n", prog);
+  fprintf(2,
+      "usage: %s [-p sw|hw|auto|user] [-a BITS] [-l BYTES] [-c [--quiet] [--status] [--strict] [-w] "
+      "[--ignore-missing]] [file ...]\n",
+      prog);
   return 2;
 }
