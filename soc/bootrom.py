@@ -45,7 +45,8 @@ def use_verified_boot(soc):
 
 class Builder(LiteXBuilder):
     """LiteX's Builder with the ROM's check: libbootcheck is compiled before the BIOS and
-    linked into it (the BIOS links every library, --whole-archive)."""
+    linked into it (the BIOS links every library, --whole-archive). picolibc is built once
+    for all builds (soc/libccache.py)."""
 
     def __init__(self, soc, *args, **kwargs):
         LiteXBuilder.__init__(self, soc, *args, **kwargs)
@@ -53,3 +54,10 @@ class Builder(LiteXBuilder):
             # (LiteX's build() appends the BIOS package after ours.)
             self.add_software_package(PACKAGE, SOURCE)
             self.add_software_library(PACKAGE)
+
+    def _generate_rom_software(self, compile_bios=True):
+        libc = dict(self.software_packages).get("libc")
+        if self.compile_software and libc:
+            from soc import libccache
+            libccache.prepare(self, libc)
+        LiteXBuilder._generate_rom_software(self, compile_bios)
