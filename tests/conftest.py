@@ -33,10 +33,10 @@ def xdist_group(item):
 
 
 # The groups that simulate longest, heaviest first (seconds in a fresh-clone `.ci/run` on
-# this 2-core VM, 2026-11-28, the bitstream building beside: the Arty twin's serial boot
-# 1,086 plus its build and description 342, the xv6 sessions on the ULX3S twin 689 and the
-# Arty twin 681, the Arty firmware 613, the ULX3S serial boot 497, litex_sim's xv6 session
-# 349, the Arty leveling 221, ...). xdist hands groups out
+# this 2-core VM, 2026-11-28, cb57ee3, the bitstream building beside: the Arty twin's serial
+# boot 991 plus its build and description 225, the xv6 sessions on the Arty twin 615 and
+# the ULX3S twin 541, the Arty firmware 524, the ULX3S serial boot 445, litex_sim's xv6
+# session 264, the Arty leveling 240, ...). xdist hands groups out
 # in collection order when `make test` passes --no-loadscope-reorder; its default order is
 # by test count, which sent the one-test twin xv6 session out last, to run alone for its
 # last minutes. The first two go to different workers and need different simulators, so
