@@ -174,13 +174,14 @@ def step(label, log):
     return _Step(label, log)
 
 
-def run(label, log, target, cwd=None):
+def run(label, log, target, cwd=None, env=None):
     """Run `target`, a callable (its result is returned) or a command (a list: a non-zero
-    exit raises subprocess.CalledProcessError), as the step `label` logging to `log`."""
+    exit raises subprocess.CalledProcessError; `cwd`, `env` as for subprocess), as the
+    step `label` logging to `log`."""
     with step(label, log):
         if callable(target):
             return target()
-        rc = subprocess.call(target, cwd=cwd, close_fds=False)    # make's jobserver
+        rc = subprocess.call(target, cwd=cwd, env=env, close_fds=False)    # make's jobserver
         if rc != 0:
             raise subprocess.CalledProcessError(rc, target)
         return rc

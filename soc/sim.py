@@ -129,12 +129,8 @@ VERILATOR_MAKEFLAGS = "OPT_SLOW=-O0"
 
 def verilate(gateware_dir, label, log_path):
     """LiteX compiles the Verilator model only when it also runs it: compile it here."""
-    def compile_model():
-        env = dict(os.environ, MAKEFLAGS=f"{os.environ.get('MAKEFLAGS', '')} {VERILATOR_MAKEFLAGS}".strip())
-        r = subprocess.call(["bash", "build_sim.sh"], cwd=gateware_dir, env=env, close_fds=False)
-        if r != 0:
-            raise subprocess.CalledProcessError(r, "build_sim.sh")
-    steps.run(label, log_path, compile_model)
+    env = dict(os.environ, MAKEFLAGS=f"{os.environ.get('MAKEFLAGS', '')} {VERILATOR_MAKEFLAGS}".strip())
+    steps.run(label, log_path, ["bash", "build_sim.sh"], cwd=gateware_dir, env=env)
 
 
 def link_run_dir(gateware_dir, run_dir, skip=()):
