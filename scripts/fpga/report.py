@@ -84,7 +84,7 @@ ULX3S_SOURCES = ("gateware", "soc", "boards/ulx3s.py", "boards/common.py")
 # cache's own helper), soc/sim.py and soc/runfw.py (the simulator), boards/twin.py and
 # boards/a7phy_model.py (the Arty's twin only).
 ARTY_SOURCES = ("boards/__init__.py", "boards/arty.py", "boards/common.py",
-                "gateware/__init__.py", "gateware/common", "gateware/sha256", "gateware/keccak",
+                "gateware/__init__.py", "gateware/common", "gateware/sha2", "gateware/sha256", "gateware/keccak",
                 "gateware/devicekey.py", "gateware/engines.py", "gateware/hashspec.py",
                 "gateware/litedram_dma.py", "gateware/litex_wrapper.py", "gateware/measure.py",
                 "gateware/measure_wrapper.py",
