@@ -87,6 +87,9 @@ ENGINES = (
     Engine("sha256", "SHA2", 10, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
     Engine("keccak", "KECC", 52, "Keccak-f[1600] sponge (FIPS 202); context: the 25 lanes (lane i at words 2i, "
                                  "2i+1), then the 64-bit byte count"),
+    Engine("sha512", "SHA5", 18, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
+                                 "64-bit word as two byte-swapped words (so memory order is digest order), then "
+                                 "the 64-bit byte count"),
 )
 
 # The order is C's enum hash_alg, which is also the `hash` system call's algorithm number.
@@ -103,6 +106,10 @@ ALGORITHMS = (
     Algorithm("KECCAK_256", "keccak-256", "Keccak-256", "keccak", 7, 136, 32, 0x01, "", "Keccak round 3"),
     Algorithm("KECCAK_384", "keccak-384", "Keccak-384", "keccak", 8, 104, 48, 0x01, "", "Keccak round 3"),
     Algorithm("KECCAK_512", "keccak-512", "Keccak-512", "keccak", 9, 72, 64, 0x01, "", "Keccak round 3"),
+    Algorithm("SHA512", "sha512", "SHA-512", "sha512", 0, 128, 64, 0x00, "sha512", "FIPS 180-4"),
+    Algorithm("SHA384", "sha384", "SHA-384", "sha512", 1, 128, 48, 0x00, "sha384", "FIPS 180-4"),
+    Algorithm("SHA512_224", "sha512-224", "SHA-512/224", "sha512", 2, 128, 28, 0x00, "sha512_224", "FIPS 180-4"),
+    Algorithm("SHA512_256", "sha512-256", "SHA-512/256", "sha512", 3, 128, 32, 0x00, "sha512_256", "FIPS 180-4"),
 )
 
 # Sticky error bits of the `errors` register, bit i = ERRORS[i].

@@ -29,6 +29,7 @@ from soc.l2wt import WriteThroughL2
 ENGINE_WINDOWS = {
     "sha256": 0xB000_0000,
     "keccak": 0xB001_0000,
+    "sha512": 0xB002_0000,
 }
 
 

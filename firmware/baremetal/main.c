@@ -1008,7 +1008,7 @@ int main(void)
   platform_irq_init();
   printf("\nHashSoC firmware: self-test and benchmark\n");
   int engines = hash_probe();
-  printf("engines: sha256=%d keccak=%d\n", engines & 1, (engines >> 1) & 1);
+  printf("engines: sha256=%d keccak=%d sha512=%d\n", engines & 1, (engines >> 1) & 1, (engines >> 2) & 1);
   uint64_t t0 = now();
   selftest();
   uint64_t t1 = now();

@@ -23,6 +23,10 @@ void isr(void)
   if (pending & (1u << KECCAK_INTERRUPT))
     hash_isr(HASH_ENGINE_KECCAK);
 #endif
+#ifdef SHA512_INTERRUPT
+  if (pending & (1u << SHA512_INTERRUPT))
+    hash_isr(HASH_ENGINE_SHA512);
+#endif
 #if !defined(UART_POLLING) && defined(UART_INTERRUPT)
   if (pending & (1u << UART_INTERRUPT))
     uart_isr();
@@ -45,6 +49,9 @@ void platform_irq_init(void)
 #endif
 #ifdef KECCAK_INTERRUPT
   mask |= 1u << KECCAK_INTERRUPT;
+#endif
+#ifdef SHA512_INTERRUPT
+  mask |= 1u << SHA512_INTERRUPT;
 #endif
   irq_setmask(mask);
   /* LiteX's irq_setie() sets only mstatus.MIE; the linux variant of VexRiscv also

@@ -156,5 +156,6 @@ void khashinit(void)
 {
   initlock(&englock[HASH_ENGINE_SHA256].lk, "sha256");
   initlock(&englock[HASH_ENGINE_KECCAK].lk, "keccak");
+  initlock(&englock[HASH_ENGINE_SHA512].lk, "sha512");
   initlock(&hirqlock, "hashirq");
 }

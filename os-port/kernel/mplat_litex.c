@@ -23,7 +23,12 @@
 #else
 #define KECCAK_IRQ_BIT 0u
 #endif
-#define HANDLED_IRQS ((1u << UART0_IRQ) | SHA256_IRQ_BIT | KECCAK_IRQ_BIT)
+#ifdef SHA512_INTERRUPT
+#define SHA512_IRQ_BIT (1u << SHA512_INTERRUPT)
+#else
+#define SHA512_IRQ_BIT 0u
+#endif
+#define HANDLED_IRQS ((1u << UART0_IRQ) | SHA256_IRQ_BIT | KECCAK_IRQ_BIT | SHA512_IRQ_BIT)
 
 static inline uint32 irq_mask_read(void)
 {

@@ -117,6 +117,10 @@ static int devintr(void)
     if (lines & (1u << KECCAK_INTERRUPT))
       khash_intr(1); /* HASH_ENGINE_KECCAK */
 #endif
+#ifdef SHA512_INTERRUPT
+    if (lines & (1u << SHA512_INTERRUPT))
+      khash_intr(2); /* HASH_ENGINE_SHA512 */
+#endif
     if (lines)
       sbi_irq_complete(lines);
     return 1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * swhash_cli.c - host test driver for firmware/libhash/swhash (sha256_sw.c, keccak_sw.c).
+ * swhash_cli.c - host test driver for firmware/libhash/swhash (sha256_sw.c, sha512_sw.c,
+ * keccak_sw.c, hmac_sw.c).
  *
  * Reads one command per line on stdin, writes one answer line per command on
  * stdout (flushed after each line, so a caller may also talk to it line by
@@ -10,8 +11,10 @@
  *   H ALG MODE SEED HEXMSG OUTLEN
  *       Hash HEXMSG ("-" = empty message) with ALG and print OUTLEN bytes of
  *       output (OUTLEN 0 = the algorithm's digest length; required for SHAKE).
- *       ALG:  sha224 sha256 sha3-224 sha3-256 sha3-384 sha3-512
+ *       ALG:  sha224 sha256 sha384 sha512 sha512-224 sha512-256
+ *             sha3-224 sha3-256 sha3-384 sha3-512
  *             shake128 shake256 keccak-224 keccak-256 keccak-384 keccak-512
+ *             (every algorithm of hashsoc/hash_spec.h, by its name there)
  *             sponge-RATE-PADHEX (any rate in bytes, any pad byte)
  *       MODE: one     - one update/absorb call, one final/squeeze call
  *             chunk   - update/absorb in random chunks of 0..200 bytes
@@ -32,6 +35,13 @@
  *   COMPRESS HEXH32 HEXBLOCKS
  *       sha256_sw_compress() on 8 big-endian chaining words and N*64 bytes;
  *       prints the 8 words big-endian.
+ *   COMPRESS512 HEXH64 HEXBLOCKS
+ *       sha512_sw_compress() on 8 big-endian 64-bit chaining words and N*128
+ *       bytes; prints the 8 words big-endian.
+ *   MODE512 MODE HEXMSG
+ *       sha512_sw_init(&c, MODE) with any integer MODE (also out of range),
+ *       one update, final; prints c.digest_len bytes ("ERR" if final wrote
+ *       beyond them).
  *   HMAC ALG MODE SEED HEXKEY HEXMSG
  *       hmac_sw.c: the MAC of HEXMSG under HEXKEY ("-" = empty), ALG sha256 or
  *       sha224, MODE one (one update) or chunk (random chunks, SEED as for H).
@@ -46,6 +56,7 @@
 #include "hmac_sw.h"
 #include "keccak_sw.h"
 #include "sha256_sw.h"
+#include "sha512_sw.h"
 
 /* ---- small utilities -------------------------------------------------------- */
 
@@ -165,21 +176,28 @@ static char *read_line(void)
 
 /* ---- algorithms ---------------------------------------------------------- */
 
-enum kind { K_SHA2, K_KECCAK };
+enum kind { K_SHA2, K_SHA512, K_KECCAK };
 
 struct alg {
   const char *name;
   enum kind kind;
-  unsigned param; /* SHA-2: is224; Keccak: rate in bytes */
+  unsigned param; /* SHA-256 engine: is224; SHA-512 engine: mode; Keccak: rate in bytes */
   uint8_t pad;    /* Keccak pad byte */
   size_t digest;  /* default output length, 0 = must be given (XOF) */
 };
 
-/* Every algorithm of the one description (hashsoc/hash_spec.h); SHA-2's param says 224. */
+/* Every algorithm of the one description (hashsoc/hash_spec.h); SHA-256's param says 224,
+ * SHA-512's is the engine mode (sha512_sw_init's mode). */
 static const struct alg algs[] = {
 #define ALG(key, name, title, engine, mode, digest, block, pad)                                              \
-  { name, engine == HASH_ENGINE_SHA256 ? K_SHA2 : K_KECCAK,                                                  \
-    engine == HASH_ENGINE_SHA256 ? HASH_##key == HASH_SHA224 : block, pad, digest },
+  { name,                                                                                                    \
+    engine == HASH_ENGINE_SHA256   ? K_SHA2                                                                  \
+    : engine == HASH_ENGINE_SHA512 ? K_SHA512                                                                \
+                                   : K_KECCAK,                                                               \
+    engine == HASH_ENGINE_SHA256   ? HASH_##key == HASH_SHA224                                               \
+    : engine == HASH_ENGINE_SHA512 ? mode                                                                    \
+                                   : block,                                                                  \
+    pad, digest },
   HASH_ALG_TABLE(ALG)
 #undef ALG
 };
@@ -248,6 +266,19 @@ static void sha2_move(struct sha256_sw *dst, const struct sha256_sw *src)
   dst->digest_len = src->digest_len;
 }
 
+static void sha512_move(struct sha512_sw *dst, const struct sha512_sw *src)
+{
+  size_t i;
+  memset(dst, 0x5A, sizeof *dst);
+  for (i = 0; i < 8; i++)
+    dst->h[i] = src->h[i];
+  dst->bytes = src->bytes;
+  dst->buflen = src->buflen;
+  for (i = 0; i < src->buflen; i++)
+    dst->buf[i] = src->buf[i];
+  dst->digest_len = src->digest_len;
+}
+
 static int cmd_hash(char **tok, int ntok)
 {
   const struct alg *alg;
@@ -275,7 +306,7 @@ static int cmd_hash(char **tok, int ntok)
   outlen = strtoul(tok[5], NULL, 10);
   if (outlen == 0)
     outlen = alg->digest;
-  if (outlen == 0 || (alg->kind == K_SHA2 && outlen != alg->digest)) {
+  if (outlen == 0 || (alg->kind != K_KECCAK && outlen != alg->digest)) {
     free(msg);
     return -1;
   }
@@ -306,6 +337,32 @@ static int cmd_hash(char **tok, int ntok)
       sha256_sw_update(&ctx[which], msg + msglen, 0);
     }
     sha256_sw_final(&ctx[which], out);
+  } else if (alg->kind == K_SHA512) {
+    struct sha512_sw ctx[2];
+    sha512_sw_init(&ctx[0], (int)alg->param);
+    if (!do_chunk) {
+      sha512_sw_update(&ctx[0], msg, msglen);
+    } else {
+      off = 0;
+      while (off < msglen) {
+        size_t n = rng_chunk();
+        if (n > msglen - off)
+          n = msglen - off;
+        sha512_sw_update(&ctx[which], msg + off, n);
+        off += n;
+        if (do_lanes && (rng_next() & 1)) {
+          sha512_move(&ctx[which ^ 1], &ctx[which]);
+          which ^= 1;
+        }
+      }
+      sha512_sw_update(&ctx[which], msg + msglen, 0);
+    }
+    if (ctx[which].digest_len != outlen) {
+      free(out);
+      free(msg);
+      return -1;
+    }
+    sha512_sw_final(&ctx[which], out);
   } else {
     struct keccak_sw ctx[2];
     keccak_sw_init(&ctx[0], alg->param, alg->pad);
@@ -442,6 +499,63 @@ static int cmd_compress(char **tok, int ntok)
   return 0;
 }
 
+static int cmd_compress512(char **tok, int ntok)
+{
+  uint64_t h[8];
+  uint8_t *hb, *blocks, out[64];
+  size_t hlen, blen, i, j;
+
+  if (ntok != 3 || !(hb = unhex(tok[1], &hlen)))
+    return -1;
+  blocks = unhex(tok[2], &blen);
+  if (!blocks || hlen != 64 || blen % 128) {
+    free(hb);
+    free(blocks);
+    return -1;
+  }
+  for (i = 0; i < 8; i++) {
+    h[i] = 0;
+    for (j = 0; j < 8; j++)
+      h[i] = h[i] << 8 | hb[8 * i + j];
+  }
+  sha512_sw_compress(h, blocks, blen / 128);
+  for (i = 0; i < 8; i++)
+    for (j = 0; j < 8; j++)
+      out[8 * i + j] = (uint8_t)(h[i] >> (56 - 8 * j));
+  print_hex(out, 64);
+  putchar('\n');
+  free(hb);
+  free(blocks);
+  return 0;
+}
+
+static int cmd_mode512(char **tok, int ntok)
+{
+  struct sha512_sw c;
+  uint8_t *msg, out[64];
+  size_t msglen, i, n;
+  char *end;
+  long mode;
+
+  if (ntok != 3)
+    return -1;
+  mode = strtol(tok[1], &end, 10);
+  if (*end || !(msg = unhex(tok[2], &msglen)))
+    return -1;
+  memset(out, 0xEE, sizeof out);
+  sha512_sw_init(&c, (int)mode);
+  sha512_sw_update(&c, msg, msglen);
+  sha512_sw_final(&c, out);
+  free(msg);
+  n = c.digest_len <= sizeof out ? c.digest_len : sizeof out;
+  for (i = n; i < sizeof out; i++)
+    if (out[i] != 0xEE)
+      return -1; /* final wrote more than digest_len bytes */
+  print_hex(out, n);
+  putchar('\n');
+  return 0;
+}
+
 static int cmd_hmac(char **tok, int ntok)
 {
   struct hmac_sha256_sw c;
@@ -503,6 +617,10 @@ int main(void)
       rc = cmd_perm(tok, ntok);
     else if (!strcmp(tok[0], "COMPRESS"))
       rc = cmd_compress(tok, ntok);
+    else if (!strcmp(tok[0], "COMPRESS512"))
+      rc = cmd_compress512(tok, ntok);
+    else if (!strcmp(tok[0], "MODE512"))
+      rc = cmd_mode512(tok, ntok);
     else if (!strcmp(tok[0], "HMAC"))
       rc = cmd_hmac(tok, ntok);
     if (rc)

@@ -598,6 +598,8 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
       return HASH_ERR_NODEV;
   } else if (algs[alg].engine == HASH_ENGINE_SHA256) {
     sha256_sw_init(&c->u.sha, alg == HASH_SHA224);
+  } else if (algs[alg].engine == HASH_ENGINE_SHA512) {
+    sha512_sw_init(&c->u.sha512, algs[alg].mode); /* (its modes are the engine's) */
   } else {
     keccak_sw_init(&c->u.keccak, algs[alg].block, algs[alg].pad);
   }
@@ -683,6 +685,8 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
       hmac_sha256_sw_update(&c->u.hmac, p, len);
     else if (algs[c->alg].engine == HASH_ENGINE_SHA256)
       sha256_sw_update(&c->u.sha, p, len);
+    else if (algs[c->alg].engine == HASH_ENGINE_SHA512)
+      sha512_sw_update(&c->u.sha512, p, len);
     else
       keccak_sw_absorb(&c->u.keccak, p, len);
     return HASH_OK;
@@ -842,6 +846,11 @@ static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
       hmac_sha256_sw_final(&c->u.hmac, d); /* (wipes its key states) */
     else
       sha256_sw_final(&c->u.sha, d);
+    copy(out, d, c->digest_len);
+    outlen = c->digest_len;
+  } else if (algs[c->alg].engine == HASH_ENGINE_SHA512) {
+    uint8_t d[64];
+    sha512_sw_final(&c->u.sha512, d);
     copy(out, d, c->digest_len);
     outlen = c->digest_len;
   } else {

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "sha256_sw.h"
+#include "sha512_sw.h"
 #include "keccak_sw.h"
 #include "hmac_sw.h"
 
@@ -73,6 +74,7 @@ struct hash_ctx {
   uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4))); /* word stores / DMA */
   union {
     struct sha256_sw sha;
+    struct sha512_sw sha512;
     struct keccak_sw keccak;
     struct hmac_sha256_sw hmac; /* HMAC, software */
     uint32_t hw_ctx[HASH_HW_CTX_WORDS];

@@ -25,7 +25,11 @@ enum hash_alg {
   HASH_KECCAK_256 = 9, /* Keccak-256, Keccak round 3 */
   HASH_KECCAK_384 = 10, /* Keccak-384, Keccak round 3 */
   HASH_KECCAK_512 = 11, /* Keccak-512, Keccak round 3 */
-  HASH_ALG_COUNT = 12
+  HASH_SHA512 = 12, /* SHA-512, FIPS 180-4 */
+  HASH_SHA384 = 13, /* SHA-384, FIPS 180-4 */
+  HASH_SHA512_224 = 14, /* SHA-512/224, FIPS 180-4 */
+  HASH_SHA512_256 = 15, /* SHA-512/256, FIPS 180-4 */
+  HASH_ALG_COUNT = 16
 };
 
 /* X(KEY, name, title, engine, mode, digest bytes (0: XOF), block/rate bytes, pad byte)
@@ -42,7 +46,11 @@ enum hash_alg {
   X(KECCAK_224, "keccak-224", "Keccak-224", HASH_ENGINE_KECCAK, 6, 28, 144, 0x01) \
   X(KECCAK_256, "keccak-256", "Keccak-256", HASH_ENGINE_KECCAK, 7, 32, 136, 0x01) \
   X(KECCAK_384, "keccak-384", "Keccak-384", HASH_ENGINE_KECCAK, 8, 48, 104, 0x01) \
-  X(KECCAK_512, "keccak-512", "Keccak-512", HASH_ENGINE_KECCAK, 9, 64, 72, 0x01)
+  X(KECCAK_512, "keccak-512", "Keccak-512", HASH_ENGINE_KECCAK, 9, 64, 72, 0x01) \
+  X(SHA512, "sha512", "SHA-512", HASH_ENGINE_SHA512, 0, 64, 128, 0x00) \
+  X(SHA384, "sha384", "SHA-384", HASH_ENGINE_SHA512, 1, 48, 128, 0x00) \
+  X(SHA512_224, "sha512-224", "SHA-512/224", HASH_ENGINE_SHA512, 2, 28, 128, 0x00) \
+  X(SHA512_256, "sha512-256", "SHA-512/256", HASH_ENGINE_SHA512, 3, 32, 128, 0x00)
 
 /* Per algorithm, for code that names one (benchmarks, the software-hash tools). */
 #define HASH_DIGEST_SHA256 32
@@ -81,6 +89,18 @@ enum hash_alg {
 #define HASH_DIGEST_KECCAK_512 64
 #define HASH_BLOCK_KECCAK_512 72
 #define HASH_PAD_KECCAK_512 0x01
+#define HASH_DIGEST_SHA512 64
+#define HASH_BLOCK_SHA512 128
+#define HASH_PAD_SHA512 0x00
+#define HASH_DIGEST_SHA384 48
+#define HASH_BLOCK_SHA384 128
+#define HASH_PAD_SHA384 0x00
+#define HASH_DIGEST_SHA512_224 28
+#define HASH_BLOCK_SHA512_224 128
+#define HASH_PAD_SHA512_224 0x00
+#define HASH_DIGEST_SHA512_256 32
+#define HASH_BLOCK_SHA512_256 128
+#define HASH_PAD_SHA512_256 0x00
 
 #define HASH_MAX_DIGEST 64 /* largest fixed digest */
 #define HASH_MAX_BLOCK 168 /* largest block or rate */
@@ -89,16 +109,19 @@ enum hash_alg {
 enum hash_engine_id {
   HASH_ENGINE_SHA256 = 0,
   HASH_ENGINE_KECCAK = 1,
-  HASH_ENGINE_COUNT = 2
+  HASH_ENGINE_SHA512 = 2,
+  HASH_ENGINE_COUNT = 3
 };
 
 /* X(ENGINE, ID register value, context words of an exported message) */
 #define HASH_ENGINE_TABLE(X) \
   X(SHA256, 0x53484132u, 10) \
-  X(KECCAK, 0x4B454343u, 52)
+  X(KECCAK, 0x4B454343u, 52) \
+  X(SHA512, 0x53484135u, 18)
 
 #define HASH_ENGINE_ID_SHA256 0x53484132u /* "SHA2" */
 #define HASH_ENGINE_ID_KECCAK 0x4B454343u /* "KECC" */
+#define HASH_ENGINE_ID_SHA512 0x53484135u /* "SHA5" */
 #define HASH_HW_CTX_WORDS 52 /* context words of the largest engine */
 #define HASH_ENGINE_VERSION_MAJOR 1
 #define HASH_ENGINE_VERSION_MINOR 0
