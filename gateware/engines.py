@@ -30,14 +30,17 @@ SHA256_VARIANTS = {"basic": 0, "folded": 1}
 
 
 def make_core(name, variant=None, device_key=None):
-    """`device_key`: the SHA-256 engine's HMAC device key (bytes); None: the tree's,
-    keys/device_key (gateware/devicekey.py)."""
+    """`variant`: the SHA-2 cores' ("folded" or "basic"); `device_key`: the SHA-256
+    engine's HMAC device key (bytes); None: the tree's, keys/device_key (gateware/devicekey.py)."""
     if name == "sha256":
         from . import devicekey
         from .sha256.core import SHA256Core
         from .sha256.hmac import HmacCore
         key = devicekey.load() if device_key is None else device_key
         return HmacCore(SHA256Core(variant=variant or "folded"), key)
+    if name == "sha512":
+        from .sha2.core import SHA2Core
+        return SHA2Core("sha512", variant=variant or "folded")
     if name == "keccak":
         from .keccak.core import KeccakCore
         return KeccakCore()

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # amaranth: UnusedElaboratable=no
-"""Scatter-gather DMA (gateware/common/sglist.py in the shared frontend), on both engines.
+"""Scatter-gather DMA (gateware/common/sglist.py in the shared frontend), on every engine.
 
 Messages scattered over many pieces at every alignment, given as descriptor lists (alone,
 several per message, mixed with single commands and PIO), on the Wishbone port and on the
@@ -27,7 +27,7 @@ DESC_BYTES = 4 * hashspec.SG_DESC_WORDS
 # scatter() places pieces from here up; the lists go below it (from RAM_BASE + 0x1000, one
 # per 0x400: at most 63 of them in test_scattered_messages_every_alignment).
 PIECES_BASE = RAM_BASE + 0x20000
-SHA256, SHA3_256 = hashspec.algorithm("sha256"), hashspec.algorithm("sha3-256")
+SHA256, SHA3_256, SHA512_224 = (hashspec.algorithm(n) for n in ("sha256", "sha3-256", "sha512-224"))
 
 
 class LoggedRAM(dict):
@@ -76,7 +76,7 @@ async def result(b, alg):
     return errors, (await b.context(alg.digest // 4) if not errors else None)
 
 
-@pytest.mark.parametrize("alg", [SHA256, SHA3_256], ids=lambda a: a.name)
+@pytest.mark.parametrize("alg", [SHA256, SHA3_256, SHA512_224], ids=lambda a: a.name)
 @pytest.mark.parametrize("bus", ["wishbone", "stream"])
 def test_scattered_messages_every_alignment(alg, bus):
     rng = random.Random(f"{alg.name}-{bus}")     # not hash(): that changes per process

@@ -60,6 +60,7 @@ ENGINE_CONFIGS = [
     ("sha256-folded", "sha256", "folded", 64, {"SHA-256": hashspec.algorithm("SHA-256").block}),
     ("sha256-basic", "sha256", "basic", 65, {"SHA-256": hashspec.algorithm("SHA-256").block}),
     ("keccak", "keccak", None, 24, {t: hashspec.algorithm(t).block for t in ("SHA3-256", "SHA3-512", "SHAKE128")}),
+    ("sha512-folded", "sha512", "folded", 80, {"SHA-512": hashspec.algorithm("SHA-512").block}),
 ]
 
 # Seed 003, Table I (TSMC 0.18 um standard cells, Design Compiler) and a public anchor.
@@ -587,8 +588,11 @@ def render(data):
              "litex 2024.12, litex-boards 2023.12.\n".format(**data["tools"]))
     ulx3s_date = min((r.get("date", data["date"]) for r in soc + eng), default=data["date"])
     if ulx3s_date != data["date"]:
-        L.append(f"This run ({data['date']}) rebuilt only some rows; the ULX3S and ECP5 rows are from "
-                 f"{ulx3s_date}, each row of fpga.json has its date.\n")
+        dates = {what: min((r.get("date", data["date"]) for r in rows), default=data["date"])
+                 for what, rows in (("ULX3S SoC", soc), ("ECP5 engine", eng))}
+        old = [f"the {what} rows are from {d}" for what, d in dates.items() if d != data["date"]]
+        L.append(f"This run ({data['date']}) rebuilt only some rows; {' and '.join(old)}, each row of "
+                 "fpga.json has its date.\n")
     if ulx3s_date < "2026-11-23":
         L.append("The ULX3S SoC rows below were built with the memory path and the engine frontend of "
                  "that date (LiteX's write-back L2, the engines' DMA as Wishbone masters, the window "
