@@ -13,7 +13,7 @@ def reference(alg, msg, outlen):
     """alg: a name of gateware/hashspec.py (title, command-line name or C key)."""
     a = hashspec.algorithm(alg)
     if a.hashlib:
-        h = getattr(hashlib, a.hashlib)(msg)
+        h = hashlib.new(a.hashlib, msg)
         return h.digest(outlen) if a.xof else h.digest()
     return _keccak.new(digest_bits=8 * a.digest, data=msg).digest()
 
