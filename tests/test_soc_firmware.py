@@ -59,7 +59,7 @@ def records(console, tag):
 
 def engines_found(console):
     """The engines the firmware's probe reported ("engines: sha256=1 keccak=1 sha512=0")."""
-    m = re.search(r"^engines:((?: \w+=[01])+)$", console, re.M)
+    m = re.search(r"^engines:((?: \w+=[01])+)\r?$", console, re.M)     # (the UART says \r\n)
     assert m, "no engines line"
     found = dict(kv.split("=") for kv in m.group(1).split())
     assert set(found) == {e.name for e in hashspec.ENGINES}, found

@@ -549,6 +549,10 @@ static uint32_t sg_desc[2 * (HASH_SG_MAX + 1)] __attribute__((aligned(8)));
 
 static uint32_t sg_raw(uint32_t list, uint32_t count)
 {
+  /* The list was just written by plain stores, and its address reaches the engine only
+   * as an integer: without this the compiler may sink those stores past the CSR writes
+   * (it did, once SHA-512 changed what got inlined: the engine read the previous list). */
+  __asm__ volatile("fence" ::: "memory");
   sha256_ctrl_write(HBIT(CTRL, INIT) | (0u << HSHIFT(CTRL, MODE)));
   sha256_dma_addr_write(list);
   sha256_dma_len_write(count);
