@@ -132,14 +132,14 @@ class Harness:
         return await self.digest(mode)
 
 
-def run_sim(variant, bench, **harness_args):
-    """Run bench(h: Harness) in one simulation of SHA256Core(variant)."""
-    dut = SHA256Core(variant)
+def run_sim(variant, bench, dut=None, harness=Harness, **harness_args):
+    """Run bench(h: harness) in one simulation of `dut` (default SHA256Core(variant))."""
+    dut = dut or SHA256Core(variant)
     sim = Simulator(dut)
     sim.add_clock(1e-8)
 
     async def testbench(ctx):
-        await bench(Harness(dut, ctx, **harness_args))
+        await bench(harness(dut, ctx, **harness_args))
 
     sim.add_testbench(testbench)
     sim.run()

@@ -12,12 +12,10 @@ import hashlib
 import random
 
 import pytest
-from amaranth.sim import Simulator
-
 from gateware import hashspec
 from gateware.sha2.constants import IV, sha512_compress
 from gateware.sha2.core import SHA2Core
-from test_sha256_core import Harness
+from test_sha256_core import Harness, run_sim as sha256_run_sim
 from vectors import load_rsp, msg_bytes
 
 VARIANTS = ["folded", "basic"]
@@ -43,15 +41,8 @@ class Harness512(Harness):
 
 
 def run_sim(variant, bench, **harness_args):
-    dut = SHA2Core("sha512", variant)
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-
-    async def testbench(ctx):
-        await bench(Harness512(dut, ctx, **harness_args))
-
-    sim.add_testbench(testbench)
-    sim.run()
+    """test_sha256_core's runner with the 64-bit core and its digest lengths."""
+    sha256_run_sim(variant, bench, dut=SHA2Core("sha512", variant), harness=Harness512, **harness_args)
 
 
 def check_messages(variant, messages, **harness_args):
