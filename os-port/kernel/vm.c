@@ -20,6 +20,7 @@
 #include "proc.h"
 #include "defs.h"
 #include "hashsoc/hash.h"
+#include "hashsoc/hash_regs.h" /* after memlayout.h: LiteX's csr.h and mem.h first */
 
 pagetable_t kernel_pagetable;
 
@@ -32,6 +33,14 @@ static void kvmmap(pagetable_t kpt, uintptr va, uintptr pa, uintptr sz, int perm
     panic("kvmmap");
 }
 
+#ifdef PLATFORM_LITEX
+static const uintptr engine_window[HASH_ENGINE_COUNT] = {
+#define WINDOW(key, ident, ctx_words) [HASH_ENGINE_##key] = HASH_##key##_WIN_BASE,
+  HASH_ENGINE_TABLE(WINDOW)
+#undef WINDOW
+};
+#endif
+
 /* The kernel's page table: devices, RAM and the RAM disk 1:1 (so that
  * physical addresses work as pointers after paging is on), the
  * trampoline at the top, and the kernel stacks below it. */
@@ -43,14 +52,14 @@ static pagetable_t kvmmake(void)
   kvmmap(kpt, UART0, UART0, PGSIZE, PTE_R | PTE_W);
 #elif defined(PLATFORM_LITEX)
   kvmmap(kpt, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_BASE, LITEX_CSR_WINDOW_SIZE, PTE_R | PTE_W);
-  /* the hash engines' data windows (uncached: top nibble 0xB), 1:1 because
-   * the driver stores through pointers into them */
-#ifdef SHA256_BASE
-  kvmmap(kpt, SHA256_BASE, SHA256_BASE, SHA256_SIZE, PTE_R | PTE_W);
-#endif
-#ifdef KECCAK_BASE
-  kvmmap(kpt, KECCAK_BASE, KECCAK_BASE, KECCAK_SIZE, PTE_R | PTE_W);
-#endif
+  /* every hash engine's data window the SoC has (uncached: top nibble 0xB),
+   * 1:1 because the driver stores through pointers into them. From the
+   * driver's engine table, so that an engine added to the SoC is mapped (the
+   * SHA-512 engine's window was not, and its first store was a kernel page
+   * fault); hash_regs.h gives base 0 for an engine the SoC lacks. */
+  for (int e = 0; e < HASH_ENGINE_COUNT; e++)
+    if (engine_window[e])
+      kvmmap(kpt, engine_window[e], engine_window[e], HWIN_SIZE, PTE_R | PTE_W);
 #endif
   /* kernel text: read + execute */
   kvmmap(kpt, KERNBASE, KERNBASE, (uintptr)etext - KERNBASE, PTE_R | PTE_X);
