@@ -7,3 +7,17 @@ TWIN_BOARDS = {"ulx3s": "ULX3SHashSoC", "arty": "ArtyHashSoC"}
 # Every place a program can run (soc/runfw.py, scripts/xv6run.py, the tests): litex_sim
 # and each board's twin. Plain data: importable without LiteX.
 TARGETS = ("sim",) + tuple(f"{b}-twin" for b in TWIN_BOARDS)
+# The hash engines (gateware/hashspec.py's names) each SoC carries unless told otherwise
+# (--engines, FPGA_ENGINES=): a target's twin has its board's. All three fit litex_sim and
+# the ULX3S's ECP5-85F; the Arty A7-35T has no room for the SHA-512 engine beside the
+# other two (yosys: 93% of its LUTs, docs/fpga.md), the A7-100T has (--engines).
+DEFAULT_ENGINES = {
+    "sim": ("sha256", "keccak", "sha512"),
+    "ulx3s": ("sha256", "keccak"),
+    "arty": ("sha256", "keccak"),
+}
+
+
+def default_engines(target):
+    """The engines of a target ("sim", "ulx3s", "arty-twin", ...)."""
+    return DEFAULT_ENGINES[target.removesuffix("-twin")]

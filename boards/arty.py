@@ -21,6 +21,7 @@ from litedram.modules import MT41K128M16
 from litedram.phy import s7ddrphy
 from litex.soc.cores.led import LedChaser
 
+from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
 from boards.common import TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, use_fpga_tools
 
@@ -44,7 +45,7 @@ class ArtyHashSoC(HashSoC):
     the BIOS must level); everything behind them is this same code."""
 
     def __init__(self, variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK,
-                 engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
+                 engines=DEFAULT_ENGINES["arty"], sha256_variant="folded", with_led_chaser=True,
                  toolchain="vivado", dma_native=True, twin=False, **kwargs):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -106,7 +107,7 @@ def board_platform(variant="a7-35"):
     return digilent_arty.Platform(variant=variant, toolchain="vivado")
 
 
-def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),
+def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_ENGINES["arty"],
           sha256_variant="folded", output_dir=BUILD_DIR, run_vivado=None, compile_software=True,
           quiet=False, **soc_kwargs):
     """Write the Vivado project (and run Vivado if run_vivado, default: if on PATH).
@@ -125,7 +126,7 @@ def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "kec
 
 
 def main(argv=None):
-    p = base_parser(__doc__, BUILD_DIR)
+    p = base_parser(__doc__, BUILD_DIR, "arty")
     p.add_argument("--variant", default="a7-35", choices=VARIANTS, help="board: a7-35 (default) or a7-100")
     p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK,
                    help=f"system clock in Hz (default {DEFAULT_SYS_CLK:g})")

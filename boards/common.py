@@ -11,11 +11,12 @@ import os
 import re
 import sys
 
+from boards import DEFAULT_ENGINES
 from gateware import hashspec
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FPGA_BIN = os.path.join(TOP, "scripts", "fpga", "bin")
-ENGINE_NAMES = ("sha256", "keccak")
+ENGINE_NAMES = tuple(e.name for e in hashspec.ENGINES)
 # Both boards' UARTs run at 1 Mbaud: their USB UART chips (ULX3S: FT231X, up to 3 Mbaud;
 # Arty: FT2232H, up to 12 Mbaud) and the BIOS's receive path keep up (checked on the ULX3S
 # twin, whose UART line is paced at this rate: boards/twin.py), and xv6's serial boot takes
@@ -43,7 +44,7 @@ def parse_engines(text):
     return engines
 
 
-def base_parser(description, default_out):
+def base_parser(description, default_out, board):
     p = argparse.ArgumentParser(description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", action="store_true",
@@ -51,8 +52,9 @@ def base_parser(description, default_out):
     p.add_argument("--no-compile", action="store_true",
                    help="write the Verilog, constraints, build scripts and csr.h only; compile nothing")
     p.add_argument("--no-compile-software", action="store_true", help="do not build the BIOS")
-    p.add_argument("--engines", type=parse_engines, default=ENGINE_NAMES,
-                   help="comma-separated hash engines, or 'none' (default: sha256,keccak)")
+    p.add_argument("--engines", type=parse_engines, default=DEFAULT_ENGINES[board],
+                   help=f"comma-separated hash engines ({', '.join(ENGINE_NAMES)}), or 'none' "
+                        f"(default: {','.join(DEFAULT_ENGINES[board])})")
     p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"],
                    help="SHA-256 core: folded (64 clocks/block, default) or basic (65)")
     p.add_argument("--uart-baudrate", type=float, default=DEFAULT_UART_BAUDRATE,

@@ -24,6 +24,7 @@ from litedram import modules as litedram_modules
 from litedram.phy import GENSDRPHY, HalfRateGENSDRPHY
 from litex.soc.cores.led import LedChaser
 
+from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
 from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, parse_nextpnr_fmax,
                            sys_clock_net, use_fpga_tools)
@@ -79,7 +80,7 @@ class ULX3SHashSoC(HashSoC):
 
     def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
                  sdram_module="MT48LC16M16", sdram_rate="1:1",
-                 engines=("sha256", "keccak"), sha256_variant="folded", with_led_chaser=True,
+                 engines=DEFAULT_ENGINES["ulx3s"], sha256_variant="folded", with_led_chaser=True,
                  pnr_margin=1.0, dma_native=True, twin=False, **kwargs):
         if device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
@@ -150,7 +151,7 @@ def timing_summary(gateware_dir, target_mhz=None):
     return (net,) + fmax[net]
 
 
-def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=("sha256", "keccak"),
+def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_ENGINES["ulx3s"],
           sha256_variant="folded", output_dir=BUILD_DIR, compile_gateware=True,
           compile_software=True, seed=DEFAULT_SEED, revision="2.0", sdram_module="MT48LC16M16",
           quiet=False, router="router1", pnr_margin=DEFAULT_PNR_MARGIN, **soc_kwargs):
@@ -194,7 +195,7 @@ def relative_sources(ys_path, base):
 
 
 def main(argv=None):
-    p = base_parser(__doc__, BUILD_DIR)
+    p = base_parser(__doc__, BUILD_DIR, "ulx3s")
     p.add_argument("--device", default=DEFAULT_DEVICE, choices=DEVICES,
                    help=f"ECP5 on the board (default {DEFAULT_DEVICE})")
     p.add_argument("--revision", default="2.0", choices=["2.0", "1.7"], help="board revision")

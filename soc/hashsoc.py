@@ -117,7 +117,7 @@ class HashSoC(SoCCore):
         self.l2_cache = WriteThroughL2(bus, sdram.crossbar.get_port(), base_address=origin, size=l2_size)
         self.add_config("L2_SIZE", l2_size)
 
-    def add_hash_engines(self, engines=("sha256", "keccak"), sha256_variant="folded", dram=None):
+    def add_hash_engines(self, engines, sha256_variant="folded", dram=None):
         """Add each named engine: CSR bank, data window, DMA master and interrupt.
 
         Call after main RAM exists: the engines' DMA may read main RAM and nothing else.

@@ -40,6 +40,7 @@ from migen.genlib.io import CRG
 from gateware import hashspec
 from gateware.buildstamp import source_digest
 from scripts import steps
+from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,7 +66,7 @@ SIM_IO = [
 
 
 class SimHashSoC(HashSoC):
-    def __init__(self, engines=("sha256", "keccak"), sha256_variant="folded"):
+    def __init__(self, engines=DEFAULT_ENGINES["sim"], sha256_variant="folded"):
         platform = SimPlatform("SIM", list(SIM_IO))
         self.crg = CRG(platform.request("sys_clk"))
         HashSoC.__init__(self, platform, SYS_CLK_FREQ,
@@ -152,7 +153,7 @@ def write_word_file(bin_path, path):
         f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
-def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
+def build(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded", force=False):
     """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
     os.makedirs(BUILD_DIR, exist_ok=True)
     # One build at a time: tests, benchmarks and users may ask for the simulator at once.
@@ -161,7 +162,7 @@ def build(engines=("sha256", "keccak"), sha256_variant="folded", force=False):
         return _build_locked(engines, sha256_variant, force)
 
 
-def built(engines=("sha256", "keccak"), sha256_variant="folded"):
+def built(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded"):
     """Is build/sim up to date for these engines and sources?"""
     stamp = os.path.join(BUILD_DIR, ".built")
     vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
@@ -245,7 +246,7 @@ def main():
     p.add_argument("--ram-init", help="program for main RAM: .bin or .json {file: address}")
     p.add_argument("--build-only", action="store_true")
     p.add_argument("--rebuild", action="store_true")
-    p.add_argument("--engines", default="sha256,keccak")
+    p.add_argument("--engines", default=",".join(DEFAULT_ENGINES["sim"]))
     p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"])
     args = p.parse_args()
     engines = tuple(e for e in args.engines.split(",") if e)

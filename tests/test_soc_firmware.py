@@ -16,7 +16,7 @@ import re
 import pytest
 
 import hotblock
-from boards import TARGETS  # sim and every board twin
+from boards import TARGETS, default_engines  # sim and every board twin
 from gateware import devicekey, hashspec
 from hashref import message, reference, pattern, xorshift_bytes
 from soc import runfw
@@ -30,12 +30,14 @@ from vectors import load_rsp
 # included) per byte. On-chip RAM keeps the SHA-256 engine near its 64 clocks per block;
 # on the ULX3S's SDRAM (16-bit SDR, peak 2 bytes/clock) the engines' own LiteDRAM ports
 # must keep SHA-256 at >= 0.95 bytes/clock and SHA3-256 at >= 1.5 (docs/boards.md); on the
-# Arty's DDR3 (128-bit port, memory no longer the limit) issue 31's 0.97 and 3.5. Not
-# timing assertions: the clocks are simulated and exact.
+# Arty's DDR3 (128-bit port, memory no longer the limit) issue 31's 0.97 and 3.5. SHA-512
+# (80 clocks per 128 bytes: 1.6 bytes/clock) within 5% of its engine where the memory
+# keeps up, checked where the SoC has the engine. Not timing assertions: the clocks are
+# simulated and exact.
 DMA_64K_LIMIT = {
-    "sim": {"SHA-256": 1.10, "SHA3-256": 0.60},
-    "ulx3s-twin": {"SHA-256": 1 / 0.95, "SHA3-256": 1 / 1.5},
-    "arty-twin": {"SHA-256": 1 / 0.97, "SHA3-256": 1 / 3.5},
+    "sim": {"SHA-256": 1.10, "SHA3-256": 0.60, "SHA-512": 0.66},
+    "ulx3s-twin": {"SHA-256": 1 / 0.95, "SHA3-256": 1 / 1.5, "SHA-512": 1 / 1.5},
+    "arty-twin": {"SHA-256": 1 / 0.97, "SHA3-256": 1 / 3.5, "SHA-512": 0.66},
 }
 
 
@@ -66,8 +68,8 @@ def engines_found(console):
     return {name for name, v in found.items() if v == "1"}
 
 
-def test_boots_and_finds_both_engines(console):
-    assert engines_found(console) == {"sha256", "keccak"}     # the SoCs have no sha512 engine yet
+def test_boots_and_finds_its_engines(console, target):
+    assert engines_found(console) == set(default_engines(target))
     assert "DONE" in console
 
 
@@ -207,8 +209,10 @@ def test_one_shot_code_is_one_block(target):
 
 def test_benchmark_rows_are_sane(console, target):
     rows = {(r[1], r[2], int(r[3])): int(r[4]) for r in records(console, "B") if r[1] != "timer"}
+    engines = engines_found(console)
     for alg, limit in DMA_64K_LIMIT[target].items():
-        assert rows[(alg, "dma", 65536)] < limit * 65536, (alg, rows[(alg, "dma", 65536)])
+        if hashspec.algorithm(alg).engine in engines:
+            assert rows[(alg, "dma", 65536)] < limit * 65536, (alg, rows[(alg, "dma", 65536)])
 
 
 def test_dmacontend_digests_agree(target):
