@@ -258,7 +258,7 @@ def test_generated_docs_match_their_json():
     report = load_script("scripts/fpga/report.py")
     data = json.loads(read("docs/fpga.json"))
     data["analysis"] = [read("scripts/fpga/analysis.md").strip()]          # as report.py's main()
-    order = {t: i for i, t in enumerate(["none", "sha256", "keccak", "both", "both-basic"])}
+    order = {t: i for i, t in enumerate(report.SOC_ORDER)}
     data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
     data["arty_soc"].sort(key=lambda r: order[r["tag"]])
     want = report.render(data)

@@ -54,7 +54,10 @@ SOC_CONFIGS = [
     ("sha256", ("sha256",), "folded"),
     ("keccak", ("keccak",), "folded"),
     ("both-basic", ("sha256", "keccak"), "basic"),
+    ("every", tuple(e.name for e in hashspec.ENGINES), "folded"),    # every engine of hashspec
 ]
+SOC_ORDER = ["none", "sha256", "keccak", "both", "both-basic", "every"]   # the tables' row order
+ARTY_TAGS = ("both", "none", "sha256", "keccak", "every")     # the Arty estimates (no basic SHA-256)
 ENGINE_CONFIGS = [
     # tag, engine, variant, clocks per block, block bytes {label: bytes}
     ("sha256-folded", "sha256", "folded", 64, {"SHA-256": hashspec.algorithm("SHA-256").block}),
@@ -615,7 +618,8 @@ def render(data):
     L.append(f"| engines | LUT | FF | BRAM | DSP | Fmax sys_clk (MHz) | meets {freq:g} MHz | yosys LUT4 + CCU2C |")
     L.append("|---|---:|---:|---:|---:|---:|---|---:|")
     names = {"none": "none", "sha256": "SHA-256 (folded)", "keccak": "Keccak",
-             "both": "SHA-256 (folded) + Keccak", "both-basic": "SHA-256 (basic) + Keccak"}
+             "both": "SHA-256 (folded) + Keccak", "both-basic": "SHA-256 (basic) + Keccak",
+             "every": "SHA-256 (folded) + Keccak + SHA-512"}
     base = next((r for r in soc if r["tag"] == "none"), None)
     for r in soc:
         L.append(f"| {names[r['tag']]} | {r['lut']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
@@ -979,12 +983,12 @@ def main():
         if ulx3s_rows and "ulx3s_soc" in carried and {r.get("target_mhz") for r in data["ulx3s_soc"]} \
                 == {old.get("target_mhz")}:
             data["target_mhz"], data["seed"] = old["target_mhz"], old.get("seed", args.seed)
-        want_arty = tags(args.arty, soc_tags[:4] + ["engines"])
+        want_arty = tags(args.arty, list(ARTY_TAGS) + ["engines"])
         for tag, _, _, _, _ in ENGINE_CONFIGS:
             r = keep("xc7_engines", tag, arty_engine(tag, build="engines" in want_arty))
             if r:
                 data["xc7_engines"].append(r)
-        for tag, _, _ in SOC_CONFIGS[:4]:
+        for tag in ARTY_TAGS:
             r = keep("arty_soc", tag, arty_soc(tag, build=tag in want_arty))
             if r:
                 data["arty_soc"].append(r)
@@ -998,7 +1002,7 @@ def main():
     if os.path.exists(args.analysis):
         data["analysis"] = [open(args.analysis).read().strip()]
         json.dump(data, open(jpath, "w"), indent=1)
-    order = {t: i for i, t in enumerate(["none", "sha256", "keccak", "both", "both-basic"])}
+    order = {t: i for i, t in enumerate(SOC_ORDER)}
     data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
     data["arty_soc"].sort(key=lambda r: order[r["tag"]])
     with open(os.path.join(DOCS, "fpga.md"), "w") as f:
