@@ -43,13 +43,19 @@ static void show(int alg, const char *label, const void *msg, size_t len)
       (clk[0] % clk[2]) * 10 / clk[2]);
 }
 
+static const char *yes(int engines, int engine)
+{
+  return engines & (1 << engine) ? "yes" : "no";
+}
+
 int main(void)
 {
   platform_check_soc();
   platform_irq_init();
   int engines = hash_probe();
   printf("\nHashSoC demo: software vs accelerator on VexRiscv (litex_sim)\n");
-  printf("engines found: SHA-256 %s, Keccak %s\n\n", engines & 1 ? "yes" : "no", engines & 2 ? "yes" : "no");
+  printf("engines found: SHA-256 %s, Keccak %s, SHA-512 %s\n\n", yes(engines, HASH_ENGINE_SHA256),
+      yes(engines, HASH_ENGINE_KECCAK), yes(engines, HASH_ENGINE_SHA512));
   for (size_t i = 0; i < sizeof(big); i++)
     big[i] = (uint8_t)(i * 131 + 7);
   show(HASH_SHA256, "\"hello\"", "hello", 5);
@@ -57,6 +63,7 @@ int main(void)
   show(HASH_SHA3_512, "\"Mouna_Noura_ATSIP_2020\"", "Mouna_Noura_ATSIP_2020", 22);
   show(HASH_SHA256, "a 4 KiB buffer", big, sizeof(big));
   show(HASH_SHA3_256, "a 4 KiB buffer", big, sizeof(big));
+  show(HASH_SHA512, "a 4 KiB buffer", big, sizeof(big));
   printf("DONE\n");
   finish();
   return 0;
