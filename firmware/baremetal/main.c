@@ -989,7 +989,7 @@ static void bench(void)
   }
   for (int alg = 0; alg < HASH_ALG_COUNT; alg++) {
 #ifndef BENCH_full
-    if (alg != HASH_SHA256 && alg != HASH_SHA3_256 && alg != HASH_SHA3_512)
+    if (alg != HASH_SHA256 && alg != HASH_SHA3_256 && alg != HASH_SHA3_512 && alg != HASH_SHA512)
       continue;
 #endif
     for (int p = 0; p < 3; p++) {
