@@ -88,7 +88,7 @@ def derive(rows):
     for alg in ("SHA3-256", "SHA3-512", "SHA-512"):
         key = ("%s" % alg, "sw", big)
         src = get.get(key) or get[(alg, "sw", 1024)]
-        out[f"{alg.lower().replace('sha-', 'sha').replace('-', '_')}_sw_clocks_per_byte"] = src["clocks"] / src["bytes"]
+        out[f"{hashspec.algorithm(alg).name.replace('-', '_')}_sw_clocks_per_byte"] = src["clocks"] / src["bytes"]
     return out
 
 
