@@ -7,6 +7,7 @@ Used by gateware/engines.py, soc/sim.py and scripts/fpga/report.py. `locked` ser
 a build that several processes may ask for at once (the test suite's two workers).
 """
 
+import ast
 import contextlib
 import fcntl
 import hashlib
@@ -24,6 +25,18 @@ def is_source(name):
     return name.endswith(SOURCE_EXTS) or name == "Makefile"
 
 
+def source_text(name, data):
+    """What of a source file the hash covers. Python counts by its syntax tree, so a comment
+    or a reflowed line does not make a product stale (a docstring does: LiteX reads some as
+    register documentation); other sources count byte for byte."""
+    if name.endswith(".py"):
+        try:
+            return ast.dump(ast.parse(data)).encode()
+        except SyntaxError:
+            pass
+    return data
+
+
 def source_digest(paths, *extra):
     """16 hex digits over `extra` and every source file (is_source) under `paths` (folders
     or files, relative to the repository's top), in a fixed order."""
@@ -37,7 +50,7 @@ def source_digest(paths, *extra):
                      for f in sorted(files) if is_source(f)]
         for name in names:
             with open(name, "rb") as fh:
-                h.update(fh.read())
+                h.update(source_text(name, fh.read()))
     return h.hexdigest()[:16]
 
 
