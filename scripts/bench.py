@@ -23,6 +23,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
 from gateware import hashspec  # noqa: E402
+from scripts import xv6run  # noqa: E402
 from soc.runfw import run_firmware  # noqa: E402
 
 DOCS = os.path.join(TOP, "docs")
@@ -218,11 +219,7 @@ def bulk(target):
         subprocess.run(["make", "-s", "-C", os.path.join(TOP, "os-port"), "PLATFORM=litex", *args],
                        check=True, stdout=subprocess.DEVNULL)
     cmds = [f"hashbench -a {a} -M {BULK}" for a in BULK_ALGS] + [f"hashbench -a {a} -x -n 3" for a in BULK_ALGS]
-    argv = [sys.executable, os.path.join(TOP, "scripts", "xv6run.py"), "--platform", "litex", "--quiet",
-            "--target", target, "--timeout", "3000", "--boot-timeout", "1200"]
-    for c in cmds:
-        argv += ["--cmd", c]
-    out = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    _, out, _ = xv6run.session(cmds, "litex", timeout=3000, boot_timeout=1200, extra=["--target", target])
     got = {}
     for a in BULK_ALGS:
         title = hashspec.algorithm(a).title

@@ -19,7 +19,6 @@ import argparse
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,21 +48,13 @@ def firmware_block():
 
 def xv6_block():
     """The xv6 session of `make demo`: the boot's last line, then each command and its output."""
-    import json
-    import tempfile
-    with tempfile.TemporaryDirectory() as tmp:
-        record = os.path.join(tmp, "session.json")
-        argv = [sys.executable, os.path.join(TOP, "scripts", "xv6run.py"), "--platform", "litex", "--quiet",
-                "--record", record, "--timeout", "600", "--boot-timeout", "600"]
-        for c in demo_cmds():
-            argv += ["--cmd", c]
-        r = subprocess.run(argv, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=3600)
-        if r.returncode != 0:
-            raise SystemExit(f"readme_demo: xv6 session failed:\n{r.stdout[-3000:]}")
-        session = json.load(open(record))
-    booted = re.search(r"^init: booted in \d+ clocks$", r.stdout.replace("\r", ""), re.M)
+    from scripts import xv6run
+    status, out, done = xv6run.session(demo_cmds(), "litex", timeout=600, boot_timeout=600)
+    if status != 0:
+        raise SystemExit(f"readme_demo: xv6 session failed:\n{out[-3000:]}")
+    booted = re.search(r"^init: booted in \d+ clocks$", out.replace("\r", ""), re.M)
     lines = [booted.group(0)]
-    for c in session["commands"]:
+    for c in done:
         lines.append(f"$ {c['cmd']}")
         lines += [l.rstrip() for l in c["output"].replace("\r", "").strip("\n").splitlines()]
     return "\n".join(lines) + "\n"

@@ -304,5 +304,25 @@ def main():
     return status
 
 
+def session(cmds, platform="qemu", timeout=60, boot_timeout=30, build_dir=None, extra=()):
+    """This script as a child process, quiet, on `cmds` (a --cmd each) with --record: the
+    tests' and scripts/readme_demo.py's one way to run a session. Returns (exit status, the
+    transcript, the recorded commands: [{"cmd", "output", ...}], empty if none were)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        record = os.path.join(tmp, "session.json")
+        argv = [sys.executable, os.path.abspath(__file__), "--platform", platform, "--quiet", "--record", record,
+                "--timeout", str(timeout), "--boot-timeout", str(boot_timeout)]
+        if build_dir:
+            argv += ["--build-dir", build_dir]
+        for c in cmds:
+            argv += ["--cmd", c]
+        argv += list(extra)
+        r = subprocess.run(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout * len(cmds) + boot_timeout + 60)
+        done = json.load(open(record))["commands"] if os.path.exists(record) else []
+    return r.returncode, r.stdout, done
+
+
 if __name__ == "__main__":
     sys.exit(main())

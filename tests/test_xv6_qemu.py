@@ -8,16 +8,15 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 
 import hotblock
 from gateware.buildstamp import locked
+from scripts import xv6run
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OSPORT = os.path.join(REPO, "os-port")
-XV6RUN = os.path.join(REPO, "scripts", "xv6run.py")
 README = os.path.join(OSPORT, "README")
 
 pytestmark = pytest.mark.skipif(
@@ -48,22 +47,10 @@ class Transcript(str):
 
 def xv6(cmds, timeout=60, build_dir=None, extra=(), platform="qemu", boot_timeout=30):
     """Boot, type the command lines, return (exit status, Transcript)."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as tmp:
-        record = os.path.join(tmp, "session.json")
-        argv = [sys.executable, XV6RUN, "--platform", platform, "--quiet", "--record", record,
-                "--timeout", str(timeout), "--boot-timeout", str(boot_timeout)]
-        if build_dir:
-            argv += ["--build-dir", build_dir]
-        for c in cmds:
-            argv += ["--cmd", c]
-        argv += list(extra)
-        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, timeout=timeout * len(cmds) + boot_timeout + 60)
-        t = Transcript(r.stdout)
-        if os.path.exists(record):
-            t.outputs = {c["cmd"]: c["output"] for c in json.load(open(record))["commands"]}
-    return r.returncode, t
+    status, out, done = xv6run.session(cmds, platform, timeout, boot_timeout, build_dir, extra)
+    t = Transcript(out)
+    t.outputs = {c["cmd"]: c["output"] for c in done}
+    return status, t
 
 
 def outputs(transcript, cmds):
