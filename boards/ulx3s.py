@@ -43,6 +43,8 @@ DEFAULT_SYS_CLK = 60e6
 # 1 since 2026-11-27: with the ROM's check of verified boot (a ~43 KiB ROM, 52 DP16KD)
 # seed 1 routes at 64.30 MHz and seed 2 placed at 50.1 MHz estimated (docs/boards.md);
 # 60.66 MHz since the ROM's driver has SHA-512 in software (2026-11-28, 54 DP16KD).
+# 61.64 MHz since the frontend's context writes and the DMA reader's `more` are registered
+# (2026-11-29).
 # The result is the same in every build tree: the device key is data, not logic.
 DEFAULT_SEED = 1
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the

@@ -202,7 +202,17 @@ class HashEngine(wiring.Component):
         ctx_rd_wait = Signal()
 
         m.d.sync += self.s_ack.eq(0)
-        m.d.comb += core.ctx_addr.eq(w_adr[:6])
+        # Context and key writes reach the core one clock after their ack, from flip-flops:
+        # decided combinationally (request, window, `busy`, which comes from the DMA's and
+        # the walker's states) they ran on into the core's state and its next-round
+        # precompute, the ULX3S SoC's critical path with three engines. The write lands
+        # before any later request: w_adr and w_dat hold until the next capture, and none is
+        # captured while s_ack is high (invariant above).
+        ctx_we = Signal()
+        key_we = Signal()
+        m.d.sync += [ctx_we.eq(0), key_we.eq(0)]
+        m.d.comb += [core.ctx_addr.eq(w_adr[:6]), core.ctx_wdata.eq(w_dat),
+                     core.ctx_we.eq(ctx_we), core.key_we.eq(key_we)]
 
         # Packer input: the DMA while it runs, else the window.
         with m.If(dma_running):
@@ -236,8 +246,7 @@ class HashEngine(wiring.Component):
             with m.If(busy):
                 m.d.comb += new_err[ERR_BUSY].eq(1)
             with m.Else():
-                m.d.comb += core.ctx_we.eq(1)
-            m.d.comb += core.ctx_wdata.eq(w_dat)
+                m.d.sync += ctx_we.eq(1)
             m.d.sync += self.s_ack.eq(1)
         with m.Elif(req & w_we & in_key):
             # The key of the next HMAC message: refused while one is open (its outer hash
@@ -245,8 +254,7 @@ class HashEngine(wiring.Component):
             with m.If(open_ | busy):
                 m.d.comb += new_err[ERR_BUSY].eq(1)
             with m.Else():
-                m.d.comb += core.key_we.eq(1)
-            m.d.comb += core.ctx_wdata.eq(w_dat)
+                m.d.sync += key_we.eq(1)
             m.d.sync += self.s_ack.eq(1)
         with m.Elif(req & ~w_we & in_ctx):
             # The core registers ctx_rdata: wait one clock, then answer with it.
