@@ -279,6 +279,64 @@ static void sha512_move(struct sha512_sw *dst, const struct sha512_sw *src)
   dst->digest_len = src->digest_len;
 }
 
+/* cmd_hash's one absorbing loop, for every family: the contexts behind void pointers. */
+union anyctx {
+  struct sha256_sw s256;
+  struct sha512_sw s512;
+  struct keccak_sw k;
+};
+typedef void absorb_fn(void *ctx, const uint8_t *p, size_t n);
+typedef void move_fn(void *dst, const void *src);
+static void absorb_s256(void *c, const uint8_t *p, size_t n)
+{
+  sha256_sw_update(c, p, n);
+}
+static void absorb_s512(void *c, const uint8_t *p, size_t n)
+{
+  sha512_sw_update(c, p, n);
+}
+static void absorb_k(void *c, const uint8_t *p, size_t n)
+{
+  keccak_sw_absorb(c, p, n);
+}
+static void move_s256(void *d, const void *s)
+{
+  sha2_move(d, s);
+}
+static void move_s512(void *d, const void *s)
+{
+  sha512_move(d, s);
+}
+static void move_k(void *d, const void *s)
+{
+  keccak_move(d, s);
+}
+
+/* The message into ctx[*which]: whole, or (chunked) in random pieces, in lanes mode moving
+ * the context to the other slot at random between pieces (as an OS moves a saved context),
+ * and ending with an empty update. */
+static void absorb(absorb_fn *f, move_fn *move, union anyctx ctx[2], int *which, const uint8_t *msg,
+    size_t msglen, int chunked, int lanes)
+{
+  size_t off = 0;
+  if (!chunked) {
+    f(&ctx[*which], msg, msglen);
+    return;
+  }
+  while (off < msglen) {
+    size_t n = rng_chunk();
+    if (n > msglen - off)
+      n = msglen - off;
+    f(&ctx[*which], msg + off, n);
+    off += n;
+    if (lanes && (rng_next() & 1)) {
+      move(&ctx[*which ^ 1], &ctx[*which]);
+      *which ^= 1;
+    }
+  }
+  f(&ctx[*which], msg + msglen, 0);
+}
+
 static int cmd_hash(char **tok, int ntok)
 {
   const struct alg *alg;
@@ -287,6 +345,7 @@ static int cmd_hash(char **tok, int ntok)
   size_t msglen, outlen, off;
   int do_chunk, do_squeeze, do_lanes;
   int which = 0; /* ping-pong between two contexts in lanes mode */
+  union anyctx ctx[2];
 
   if (ntok != 6)
     return -1;
@@ -317,84 +376,33 @@ static int cmd_hash(char **tok, int ntok)
   }
 
   if (alg->kind == K_SHA2) {
-    struct sha256_sw ctx[2];
-    sha256_sw_init(&ctx[0], (int)alg->param);
-    if (!do_chunk) {
-      sha256_sw_update(&ctx[0], msg, msglen);
-    } else {
-      off = 0;
-      while (off < msglen) {
-        size_t n = rng_chunk();
-        if (n > msglen - off)
-          n = msglen - off;
-        sha256_sw_update(&ctx[which], msg + off, n);
-        off += n;
-        if (do_lanes && (rng_next() & 1)) {
-          sha2_move(&ctx[which ^ 1], &ctx[which]);
-          which ^= 1;
-        }
-      }
-      sha256_sw_update(&ctx[which], msg + msglen, 0);
-    }
-    sha256_sw_final(&ctx[which], out);
+    sha256_sw_init(&ctx[0].s256, (int)alg->param);
+    absorb(absorb_s256, move_s256, ctx, &which, msg, msglen, do_chunk, do_lanes);
+    sha256_sw_final(&ctx[which].s256, out);
   } else if (alg->kind == K_SHA512) {
-    struct sha512_sw ctx[2];
-    sha512_sw_init(&ctx[0], (int)alg->param);
-    if (!do_chunk) {
-      sha512_sw_update(&ctx[0], msg, msglen);
-    } else {
-      off = 0;
-      while (off < msglen) {
-        size_t n = rng_chunk();
-        if (n > msglen - off)
-          n = msglen - off;
-        sha512_sw_update(&ctx[which], msg + off, n);
-        off += n;
-        if (do_lanes && (rng_next() & 1)) {
-          sha512_move(&ctx[which ^ 1], &ctx[which]);
-          which ^= 1;
-        }
-      }
-      sha512_sw_update(&ctx[which], msg + msglen, 0);
-    }
-    if (ctx[which].digest_len != outlen) {
+    sha512_sw_init(&ctx[0].s512, (int)alg->param);
+    absorb(absorb_s512, move_s512, ctx, &which, msg, msglen, do_chunk, do_lanes);
+    if (ctx[which].s512.digest_len != outlen) {
       free(out);
       free(msg);
       return -1;
     }
-    sha512_sw_final(&ctx[which], out);
+    sha512_sw_final(&ctx[which].s512, out);
   } else {
-    struct keccak_sw ctx[2];
-    keccak_sw_init(&ctx[0], alg->param, alg->pad);
-    if (!do_chunk) {
-      keccak_sw_absorb(&ctx[0], msg, msglen);
-    } else {
-      off = 0;
-      while (off < msglen) {
-        size_t n = rng_chunk();
-        if (n > msglen - off)
-          n = msglen - off;
-        keccak_sw_absorb(&ctx[which], msg + off, n);
-        off += n;
-        if (do_lanes && (rng_next() & 1)) {
-          keccak_move(&ctx[which ^ 1], &ctx[which]);
-          which ^= 1;
-        }
-      }
-      keccak_sw_absorb(&ctx[which], msg + msglen, 0);
-    }
+    keccak_sw_init(&ctx[0].k, alg->param, alg->pad);
+    absorb(absorb_k, move_k, ctx, &which, msg, msglen, do_chunk, do_lanes);
     if (!do_squeeze && !do_lanes) {
-      keccak_sw_squeeze(&ctx[which], out, outlen);
+      keccak_sw_squeeze(&ctx[which].k, out, outlen);
     } else {
       off = 0;
       while (off < outlen) {
         size_t n = do_squeeze ? rng_chunk() : 8 + rng_next() % 200;
         if (n > outlen - off)
           n = outlen - off;
-        keccak_sw_squeeze(&ctx[which], out + off, n);
+        keccak_sw_squeeze(&ctx[which].k, out + off, n);
         off += n;
         if (do_lanes && (rng_next() & 1)) {
-          keccak_move(&ctx[which ^ 1], &ctx[which]);
+          keccak_move(&ctx[which ^ 1].k, &ctx[which].k);
           which ^= 1;
         }
       }
