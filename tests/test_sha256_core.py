@@ -12,15 +12,14 @@ import random
 import struct
 
 import pytest
-from amaranth.sim import Simulator
 
 from gateware.sha256.core import SHA256Core, IV_SHA224, K
+from coredriver import simulate
 from vectors import load_rsp, msg_bytes
 
 VARIANTS = ["folded", "basic"]
 SHA256, SHA224 = 0, 1
 HASHLIB = {SHA256: hashlib.sha256, SHA224: hashlib.sha224}
-DIGEST_WORDS = {SHA256: 8, SHA224: 7}
 
 # Clocks from the first beat (clock 0) to the clock where busy reads 0, on top of
 # clocks_per_block * blocks: 16 beats fill the buffer, 1 clock copies it to the
@@ -28,124 +27,12 @@ DIGEST_WORDS = {SHA256: 8, SHA224: 7}
 STARTUP_CLOCKS = 17
 
 
-# ---- testbench harness -------------------------------------------------------------
-
-class Harness:
-    """Drives the core from an async Amaranth testbench; counts clocks in self.clk."""
-
-    def __init__(self, dut, ctx, rng=None, gap_prob=0.0):
-        self.dut, self.ctx = dut, ctx
-        self.rng = rng or random.Random(0)
-        self.gap_prob = gap_prob
-        self.clk = 0
-
-    async def tick(self):
-        await self.ctx.tick()
-        self.clk += 1
-
-    async def init(self, mode):
-        ctx, dut = self.ctx, self.dut
-        assert ctx.get(dut.busy) == 0
-        ctx.set(dut.mode, mode)
-        ctx.set(dut.init, 1)
-        await self.tick()
-        ctx.set(dut.init, 0)
-        ctx.set(dut.mode, self.rng.randrange(16))      # mode is only sampled on init
-        assert ctx.get(dut.done) == 0
-
-    def _beats(self, data, last, empty_last_beat):
-        """(word, nbytes, last) beats; unused bytes of a partial beat hold junk."""
-        beats = []
-        for i in range(0, len(data), 4):
-            chunk = data[i:i + 4]
-            junk = bytes(self.rng.randrange(256) for _ in range(4 - len(chunk)))
-            beats.append([int.from_bytes(chunk + junk, "little"), len(chunk), False])
-        if last:
-            # an in_nbytes=0 last beat is only legal when the data ends on a full beat
-            if not beats or (empty_last_beat and beats[-1][1] == 4):
-                beats.append([self.rng.getrandbits(32), 0, True])
-            else:
-                beats[-1][2] = True
-        return beats
-
-    async def stream(self, data, last=True, empty_last_beat=False):
-        """Send data. empty_last_beat=True: if len(data) % 4 == 0, end the message with
-        an extra in_nbytes=0 beat instead of in_last on the final data beat."""
-        ctx, dut = self.ctx, self.dut
-        for word, nbytes, is_last in self._beats(data, last, empty_last_beat):
-            while True:
-                valid = not (self.gap_prob and self.rng.random() < self.gap_prob)
-                ctx.set(dut.in_valid, valid)
-                if valid:
-                    ctx.set(dut.in_data, word)
-                    ctx.set(dut.in_nbytes, nbytes)
-                    ctx.set(dut.in_last, is_last)
-                else:                                   # junk that must be ignored
-                    ctx.set(dut.in_data, self.rng.getrandbits(32))
-                    ctx.set(dut.in_nbytes, self.rng.randrange(5))
-                    ctx.set(dut.in_last, self.rng.randrange(2))
-                accepted = valid and ctx.get(dut.in_ready)
-                await self.tick()
-                if accepted:
-                    break
-        ctx.set(dut.in_valid, 0)
-        ctx.set(dut.in_last, 0)
-
-    async def wait_idle(self, want_done, limit=10_000):
-        ctx, dut = self.ctx, self.dut
-        for _ in range(limit):
-            if not ctx.get(dut.busy):
-                break
-            assert ctx.get(dut.done) == 0, "done while busy"
-            await self.tick()
-        else:
-            raise AssertionError("core stuck busy")
-        assert ctx.get(dut.done) == int(want_done)
-
-    async def read_ctx(self, addrs):
-        ctx, dut = self.ctx, self.dut
-        words = []
-        for addr in addrs:
-            ctx.set(dut.ctx_addr, addr)
-            await self.tick()                           # registered read
-            words.append(ctx.get(dut.ctx_rdata))
-        return words
-
-    async def write_ctx(self, words):
-        ctx, dut = self.ctx, self.dut
-        assert ctx.get(dut.busy) == 0
-        ctx.set(dut.ctx_we, 1)
-        for addr, word in enumerate(words):
-            ctx.set(dut.ctx_addr, addr)
-            ctx.set(dut.ctx_wdata, word)
-            await self.tick()
-        ctx.set(dut.ctx_we, 0)
-
-    async def digest(self, mode):
-        words = await self.read_ctx(range(DIGEST_WORDS[mode]))
-        return b"".join(w.to_bytes(4, "little") for w in words)
-
-    async def hash(self, mode, data, empty_last_beat=False):
-        await self.init(mode)
-        await self.stream(data, empty_last_beat=empty_last_beat)
-        await self.wait_idle(want_done=True)
-        return await self.digest(mode)
+def run_sim(variant, bench, **driver_args):
+    """Run bench(driver) in one simulation of SHA256Core(variant) (tests/coredriver.py)."""
+    simulate(SHA256Core(variant), bench, "sha256", **driver_args)
 
 
-def run_sim(variant, bench, dut=None, harness=Harness, **harness_args):
-    """Run bench(h: harness) in one simulation of `dut` (default SHA256Core(variant))."""
-    dut = dut or SHA256Core(variant)
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-
-    async def testbench(ctx):
-        await bench(harness(dut, ctx, **harness_args))
-
-    sim.add_testbench(testbench)
-    sim.run()
-
-
-def check_messages(variant, messages, **harness_args):
+def check_messages(variant, messages, **driver_args):
     """messages: list of (mode, bytes, expected digest or None for hashlib)."""
     failures = []
 
@@ -153,11 +40,11 @@ def check_messages(variant, messages, **harness_args):
         for i, (mode, data, expected) in enumerate(messages):
             if expected is None:
                 expected = HASHLIB[mode](data).digest()
-            got = await h.hash(mode, data, empty_last_beat=bool(i % 3 == 2))
+            got = await h.hash(mode, data, zero_beat=bool(i % 3 == 2))
             if got != expected:
                 failures.append(f"mode {mode} len {len(data)}: {got.hex()} != {expected.hex()}")
 
-    run_sim(variant, bench, **harness_args)
+    run_sim(variant, bench, **driver_args)
     assert not failures, f"{len(failures)}/{len(messages)} wrong:\n" + "\n".join(failures[:10])
 
 
@@ -241,7 +128,7 @@ def test_backpressure_gaps(variant):
     rng = random.Random(99)
     lengths = [0, 4, 56, 64, 100, 129, 192] + [rng.randrange(301) for _ in range(8)]
     check_messages(variant, [(rng.randrange(2), rng.randbytes(n), None) for n in lengths],
-                   rng=random.Random(5), gap_prob=0.4)
+                   seed=5, gap=0.4)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -332,23 +219,23 @@ def test_cycles_per_block(variant):
             data = random.Random(nblocks).randbytes(64 * nblocks)
             # no in_last: ends at a block boundary, busy drops after the last block
             await h.init(SHA256)
-            t0 = h.clk
+            t0 = h.clock
             await h.stream(data, last=False)
             await h.wait_idle(want_done=False)
-            results[("open", nblocks)] = h.clk - t0
+            results[("open", nblocks)] = h.clock - t0
             # with in_last on the final data beat: one more block for the padding
             await h.init(SHA256)
-            t0 = h.clk
+            t0 = h.clock
             await h.stream(data)
             await h.wait_idle(want_done=True)
-            results[("last", nblocks)] = h.clk - t0
+            results[("last", nblocks)] = h.clock - t0
             assert await h.digest(SHA256) == hashlib.sha256(data).digest()
         # a message whose padding fits in its only block
         await h.init(SHA256)
-        t0 = h.clk
+        t0 = h.clock
         await h.stream(b"q" * 55)
         await h.wait_idle(want_done=True)
-        results[("last55", 1)] = h.clk - t0
+        results[("last55", 1)] = h.clock - t0
 
     run_sim(variant, bench)
     expected = {}

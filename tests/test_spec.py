@@ -193,8 +193,8 @@ def test_a_new_keccak_mode_is_one_edit(monkeypatch):
         got = {}
 
         async def bench(d):
-            await d.start(10)
-            await d.absorb(cshake_prefix(custom, 168) + msg)
+            await d.init(10)
+            await d.stream(cshake_prefix(custom, 168) + msg)
             await d.wait(d.dut.done, 1)
             got["out"] = await d.output(10, 200)
 
