@@ -30,7 +30,7 @@ from gateware.buildstamp import locked  # noqa: E402
 from scripts import measure, signimage  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_xv6_qemu import outputs, xv6  # noqa: E402
+from xv6session import outputs, xv6  # noqa: E402
 
 BASE = signimage.MAIN_RAM_BASE
 BOOTED = "xv6-rv32 kernel booting"

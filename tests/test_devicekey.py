@@ -218,7 +218,7 @@ def test_fingerprint_is_the_hmac_of_the_label(tmp_path, monkeypatch):
 def test_qemu_boot_prints_the_fingerprint():
     """xv6 on QEMU prints the stand-in key's fingerprint, computed with HASH_F_DEVKEY."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from test_xv6_qemu import OSPORT, make, xv6
+    from xv6session import OSPORT, make, xv6
     if not (shutil.which("qemu-system-riscv32") and shutil.which("riscv64-unknown-elf-gcc")):
         pytest.skip("needs qemu-system-riscv32 and riscv64-unknown-elf-gcc")
     make("PLATFORM=qemu")

@@ -21,7 +21,7 @@ import pytest
 from Crypto.Hash import keccak
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_xv6_qemu import OSPORT, README, make, outputs, xv6  # noqa: E402
+from xv6session import OSPORT, README, make, outputs, xv6  # noqa: E402
 
 from boards import TARGETS  # noqa: E402
 from gateware import hashspec  # noqa: E402

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_xv6_qemu import OSPORT, README, host_wc, make, outputs, xv6  # noqa: E402
+from xv6session import OSPORT, README, host_wc, make, outputs, xv6  # noqa: E402
 from xv6img import Image  # noqa: E402
 
 from gateware import devicekey, hashspec  # noqa: E402

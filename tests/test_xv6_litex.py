@@ -18,7 +18,7 @@ from soc import sim
 from gateware.buildstamp import locked
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_xv6_qemu import outputs, xv6  # noqa: E402
+from xv6session import outputs, xv6  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(REPO, "os-port", "README")
