@@ -7,11 +7,12 @@ Used by gateware/engines.py, soc/sim.py and scripts/fpga/report.py. `locked` ser
 a build that several processes may ask for at once (the test suite's two workers).
 """
 
-import ast
 import contextlib
 import fcntl
 import hashlib
+import io
 import os
+import tokenize
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -26,13 +27,17 @@ def is_source(name):
 
 
 def source_text(name, data):
-    """What of a source file the hash covers. Python counts by its syntax tree, so a comment
-    or a reflowed line does not make a product stale (a docstring does: LiteX reads some as
-    register documentation); other sources count byte for byte."""
+    """What of a source file the hash covers. Python counts by its tokens without comments
+    and line layout, so a comment or a rewrapped line does not make a product stale (a
+    docstring does: LiteX reads some as register documentation); other sources count byte
+    for byte. tokenize, not ast: CPython 3.11's ast.parse raised "SystemError: AST
+    constructor recursion depth mismatch" in scripts/fpga/report.py's thread pool."""
     if name.endswith(".py"):
         try:
-            return ast.dump(ast.parse(data)).encode()
-        except SyntaxError:
+            toks = tokenize.tokenize(io.BytesIO(data).readline)
+            return repr([(t.type, "" if t.type in (tokenize.INDENT, tokenize.DEDENT) else t.string)
+                         for t in toks if t.type not in (tokenize.COMMENT, tokenize.NL)]).encode()
+        except (tokenize.TokenError, SyntaxError):
             pass
     return data
 
