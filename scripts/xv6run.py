@@ -306,7 +306,7 @@ def main():
 
 def session(cmds, platform="qemu", timeout=60, boot_timeout=30, build_dir=None, extra=()):
     """This script as a child process, quiet, on `cmds` (a --cmd each) with --record: the
-    tests' and scripts/readme_demo.py's one way to run a session. Returns (exit status, the
+    one way the tests, scripts/readme_demo.py and scripts/bench.py run a session. Returns (exit status, the
     transcript, the recorded commands: [{"cmd", "output", ...}], empty if none were)."""
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
