@@ -8,7 +8,8 @@ It keeps the contract's rules where a core could break them: `init` only while `
 the input lines while `in_valid` is 0 (with `gap`, the chance of such an idle clock before
 each beat), `done` cleared by an accepted beat, no `done` while `busy`. It counts clocks
 (`clock`) and records the clock of every accepted beat (`accepted`) for the clock budgets.
-What is a core's own stays in its test module: Keccak's squeeze and output, the HMAC key.
+Keccak's own (squeeze, output longer than the rate) is KeccakDriver here, used by
+test_keccak_core and test_spec; the HMAC key stays in test_hmac_core.
 """
 
 import random
@@ -16,6 +17,7 @@ import random
 from amaranth.sim import Simulator
 
 from gateware import hashspec
+import gateware.keccak.core as keccak_core
 
 
 class CoreDriver:
@@ -114,14 +116,19 @@ class CoreDriver:
 
     async def write_ctx(self, words, first=0, *, while_busy=False):
         """Context words from `first` on; while_busy: a misuse the core must ignore."""
-        ctx, dut = self.ctx, self.dut
-        assert ctx.get(dut.busy) == int(while_busy)
-        ctx.set(dut.ctx_we, 1)
+        assert self.ctx.get(self.dut.busy) == int(while_busy)
+        await self.write_words(self.dut.ctx_we, words, first)
+
+    async def write_words(self, strobe, words, first=0):
+        """One word a clock on ctx_addr/ctx_wdata from `first` on, with `strobe` (the
+        core's ctx_we, or its key_we: the HMAC key words share the address and data lines)."""
+        ctx = self.ctx
+        ctx.set(strobe, 1)
         for k, word in enumerate(words):
-            ctx.set(dut.ctx_addr, first + k)
-            ctx.set(dut.ctx_wdata, word)
+            ctx.set(self.dut.ctx_addr, first + k)
+            ctx.set(self.dut.ctx_wdata, word)
             await self.tick()
-        ctx.set(dut.ctx_we, 0)
+        ctx.set(strobe, 0)
 
     async def read_bytes(self, nbytes):
         """The first `nbytes` of the context, as software reads the digest."""
@@ -140,6 +147,44 @@ class CoreDriver:
         await self.stream(data, zero_beat=zero_beat)
         await self.wait_idle(want_done=True)
         return await (self.digest(mode) if nbytes is None else self.output(mode, nbytes))
+
+
+def keccak_output_bytes(alg):
+    """A Keccak mode's digest bytes; for an extendable-output function the length its
+    users expect by default, the capacity (SHAKE128: 32, SHAKE256: 64)."""
+    return alg.digest or 200 - alg.block
+
+
+class KeccakDriver(CoreDriver):
+    """CoreDriver with what is Keccak's own: squeeze, output longer than the rate (read
+    from the core module's MODES when asked, so a test that reloads it with another mode
+    table, as test_spec's, gets that table), SHAKE's default lengths."""
+
+    def __init__(self, dut, ctx, engine="keccak", **kw):
+        super().__init__(dut, ctx, engine, **kw)
+        self.digest_bytes = {a.mode: keccak_output_bytes(a) for a in hashspec.algorithms_of(engine)}
+
+    async def init(self, mode):
+        await super().init(mode)
+        assert self.ctx.get(self.dut.busy) == 0
+
+    async def squeeze(self):
+        ctx, dut = self.ctx, self.dut
+        ctx.set(dut.squeeze, 1)
+        await self.tick()
+        ctx.set(dut.squeeze, 0)
+        assert (ctx.get(dut.done), ctx.get(dut.busy)) == (0, 1)
+        return await self.wait(dut.done, 1, limit=200) + 1     # clocks from the pulse to done
+
+    async def output(self, mode, nbytes):
+        """Read nbytes of output: rate bytes per permutation, squeezing as needed."""
+        rate = keccak_core.MODES[mode][1]
+        out = b""
+        while True:
+            out += await self.read_bytes(min(rate, nbytes - len(out)))
+            if len(out) == nbytes:
+                return out
+            await self.squeeze()
 
 
 def simulate(dut, bench, engine, driver=CoreDriver, **driver_args):

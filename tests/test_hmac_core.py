@@ -36,13 +36,7 @@ def k0(alg, key):
 
 class HmacDriver(CoreDriver):
     async def write_key(self, key):
-        ctx, dut = self.ctx, self.dut
-        ctx.set(dut.key_we, 1)
-        for i, w in enumerate(key_words(key)):
-            ctx.set(dut.ctx_addr, i)
-            ctx.set(dut.ctx_wdata, w)
-            await self.tick()
-        ctx.set(dut.key_we, 0)
+        await self.write_words(self.dut.key_we, key_words(key))
 
     async def mac(self, alg, source, msg):
         await self.init(mode(alg, source))

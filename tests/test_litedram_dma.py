@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""gateware/litedram_dma.py against the port model of test_l2wt: words come back right and
+"""gateware/litedram_dma.py against the port model of tests/portmodel.py: words come back right and
 in order, and on a port taking a command per clock a 16-bit port gives a word per 2 clocks."""
 
 import random
@@ -10,7 +10,7 @@ from migen import Module, run_simulation
 from litedram.common import LiteDRAMNativePort
 
 from gateware.litedram_dma import LiteDRAMDMAPort
-from test_l2wt import BASE, PortModel, verilog_products
+from portmodel import BASE, PortModel, verilog_products
 
 
 @pytest.mark.parametrize("dw,p_ready", [(16, 1.0), (16, 0.5), (32, 0.7), (128, 1.0)])

@@ -176,7 +176,7 @@ def test_a_new_keccak_mode_is_one_edit(monkeypatch):
     (the software prepends SP 800-185's prefix block) as pycryptodome does."""
     from Crypto.Hash import cSHAKE128
     import gateware.keccak.core as core
-    import test_keccak_core as tkc
+    from coredriver import KeccakDriver, simulate
 
     row = hashspec.Algorithm("CSHAKE128", "cshake128", "cSHAKE128", "keccak", 10, 168, 0, 0x04, "", "SP 800-185")
     monkeypatch.setattr(hashspec, "ALGORITHMS", hashspec.ALGORITHMS + (row,))
@@ -187,8 +187,6 @@ def test_a_new_keccak_mode_is_one_edit(monkeypatch):
         assert f"HASH_CSHAKE128 = {len(hashspec.ALGORITHMS) - 1}," in header and 'X(CSHAKE128, "cshake128", "cSHAKE128", HASH_ENGINE_KECCAK, 10,' in header
         assert "| 10 | cSHAKE128 | 168 | 42 | 42 | 0x04 |" in "\n".join(genspec.table_keccak_modes())
 
-        monkeypatch.setattr(tkc, "MODES", core.MODES)
-        monkeypatch.setattr(tkc, "KeccakCore", core.KeccakCore)
         custom, msg = b"HashSoC", bytes(range(200))
         got = {}
 
@@ -198,7 +196,7 @@ def test_a_new_keccak_mode_is_one_edit(monkeypatch):
             await d.wait(d.dut.done, 1)
             got["out"] = await d.output(10, 200)
 
-        tkc.run_sim(bench)
+        simulate(core.KeccakCore(), bench, "keccak", KeccakDriver)
         assert got["out"] == cSHAKE128.new(data=msg, custom=custom).read(200)
     finally:
         monkeypatch.undo()

@@ -30,8 +30,8 @@ from boards.twin import Twin, write_sdram_init  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_docs  # noqa: E402
-import test_twin_leveling  # noqa: E402
+from docquotes import arty_console_block, check_quotes, serialboot_quotes  # noqa: E402
+from leveling import check_found  # noqa: E402
 from boards.a7phy_model import DEFAULT_WINDOWS  # noqa: E402
 
 
@@ -158,7 +158,7 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     # the serial boot), litex_term's upload, xv6.
     if board == "arty":
         # the build's read windows (the leveling test moves them): each lane's pick inside
-        test_twin_leveling.check_found(out.replace("\r", "\n"), DEFAULT_WINDOWS)
+        check_found(out.replace("\r", "\n"), DEFAULT_WINDOWS)
         assert "Memtest OK" in out, out[:5000]
     assert "Memtest OK" in out or "Memtest at" in out, out[:3000]
     assert "Booting from serial" in out and "[LITEX-TERM] Upload complete" in out
@@ -179,12 +179,12 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     assert f["full_fs"]["reset_to_prompt_s"] <= BOARD_FACTS[board]["reset_to_prompt_s"], f
     # The docs quote these figures: checked here, right after the run that wrote them (in
     # `make test`, test_docs.py may run before this test and skip its copy of the check).
-    bad = test_docs.check_quotes(test_docs.serialboot_quotes(f))
+    bad = check_quotes(serialboot_quotes(f))
     assert not bad, "serial boot figures in the docs that differ from " + fig + ":\n" + "\n".join(bad)
     if board == "arty":         # the owner's walk quotes this console (docs/boards.md)
         plain = re.sub(r"\x1b\[[0-9;]*m", "", out.replace("\r", "\n"))     # the BIOS's bold
         lines = {line.rstrip() for line in plain.splitlines()}
-        stale = [line for line in test_docs.arty_console_block() if line.rstrip() not in lines]
+        stale = [line for line in arty_console_block() if line.rstrip() not in lines]
         assert not stale, f"docs/boards.md's Arty console quotes lines this run did not print: {stale}"
 
 

@@ -25,12 +25,12 @@ import pytest
 
 from boards.a7phy_model import DEFAULT_WINDOWS
 from boards.twin import Twin
+from leveling import check_found, chosen
 
 pytestmark = pytest.mark.simbuild
 
 # Another lane placement than the build's: lane 0 low and narrow, lane 1 up to the last tap.
 MOVED = ((3, 10, 6), (20, 31, 1))
-BEST = re.compile(r"best: m(\d+), b(\d+) delays: (?:(\d+)\+-(\d+)|-)")
 
 
 @pytest.fixture(scope="module")
@@ -59,21 +59,6 @@ def board_bios(twin, windows, timeout=900, until=("Memtest OK", "Memtest KO", "M
         proc.kill()
         proc.wait()
     return "".join(out).replace("\r", "\n")
-
-
-def chosen(console):
-    """{lane: (bit slip, middle tap or None)} from the BIOS's "best:" lines."""
-    return {int(m.group(1)): (int(m.group(2)), None if m.group(3) is None else int(m.group(3)))
-            for m in BEST.finditer(console)}
-
-
-def check_found(console, windows):
-    picks = chosen(console)
-    assert sorted(picks) == list(range(len(windows))), console[-3000:]
-    for lane, (first, last, bitslip) in enumerate(windows):
-        slip, tap = picks[lane]
-        assert slip == bitslip, (lane, picks)
-        assert tap is not None and first <= tap <= last, (lane, picks, windows)
 
 
 def doc_block():
