@@ -135,6 +135,29 @@ def test_shell_and_or_follow_exit_status(qemu_build):
             assert out[c] == want, (c, out[c])
 
 
+def test_grep_exit_status_is_posix(qemu_build):
+    """grep exits 0 when it selected a line, 1 when it selected none, 2 on an error (a file
+    it cannot open is reported and skipped, the others still read; no pattern): what
+    `grep ... && ...` and `|| ...` rely on."""
+    lines = "".join(ln + "\n" for ln in open(README).read().splitlines() if "xv6" in ln)
+    assert lines
+    cmds = {
+        "grep xv6 README && echo found": lines + "found\n",
+        "grep nosuchword README || echo none": "none\n",
+        "grep nosuchword README && echo wrong": "",
+        "grep xv6 nosuch README || echo error": "grep: cannot open nosuch\n" + lines + "error\n",
+        "grep xv6 nosuch README && echo wrong": "grep: cannot open nosuch\n" + lines,
+        "grep || echo usage": "usage: grep pattern [file ...]\nusage\n",
+        "echo abc | grep b && echo piped": "abc\npiped\n",
+        "echo abc | grep z || echo nomatch": "nomatch\n",
+    }
+    rc, t = xv6(list(cmds))
+    assert rc == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, list(cmds))
+    for c, want in cmds.items():
+        assert out[c] == want, (c, out[c])
+
+
 def test_usertests_full(qemu_build):
     rc, t = xv6(["usertests"], timeout=180)
     assert rc == 0, t[-3000:]

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* grep PATTERN [FILE...]: regular expressions with ^ $ . and * */
+/* grep PATTERN [FILE...]: regular expressions with ^ $ . and *
+ * Exit status as POSIX grep's, so that `grep ... && ...` and `|| ...` work: 0 when a
+ * line was selected, 1 when none was, 2 on an error (a file that cannot be opened is
+ * reported and skipped; the others are still read). */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
 #include "user/user.h"
@@ -42,9 +45,10 @@ static int match(const char *re, const char *text)
 
 static char buf[1024];
 
-static void grep(const char *pattern, int fd)
+/* prints the lines of fd that match; returns how many did */
+static int grep(const char *pattern, int fd)
 {
-  int n, m = 0;
+  int n, m = 0, found = 0;
   while ((n = read(fd, buf + m, sizeof(buf) - m - 1)) > 0) {
     m += n;
     buf[m] = 0;
@@ -54,6 +58,7 @@ static void grep(const char *pattern, int fd)
       if (match(pattern, p)) {
         *q = '\n';
         write(1, p, q + 1 - p);
+        found++;
       }
       p = q + 1;
     }
@@ -69,28 +74,30 @@ static void grep(const char *pattern, int fd)
     if (match(pattern, buf)) {
       write(1, buf, m);
       write(1, "\n", 1);
+      found++;
     }
   }
+  return found;
 }
 
 int main(int argc, char *argv[])
 {
   if (argc <= 1) {
     fprintf(2, "usage: grep pattern [file ...]\n");
-    exit(1);
+    exit(2);
   }
-  if (argc <= 2) {
-    grep(argv[1], 0);
-    exit(0);
-  }
+  if (argc <= 2)
+    exit(grep(argv[1], 0) ? 0 : 1);
+  int found = 0, error = 0;
   for (int i = 2; i < argc; i++) {
     int fd = open(argv[i], O_RDONLY);
     if (fd < 0) {
-      printf("grep: cannot open %s\n", argv[i]);
-      exit(1);
+      fprintf(2, "grep: cannot open %s\n", argv[i]);
+      error = 1;
+      continue;
     }
-    grep(argv[1], fd);
+    found += grep(argv[1], fd);
     close(fd);
   }
-  exit(0);
+  exit(error ? 2 : found ? 0 : 1);
 }
