@@ -3,6 +3,8 @@
 
     python -m boards.arty --build          # BIOS + Vivado project; runs Vivado if on PATH
     python -m boards.arty --no-compile     # Verilog, XDC, Vivado TCL and csr.h only
+    python -m boards.arty [--build] --load|--flash [--prog-tool openocd] [--dry-run]
+                                           # program the board (boards/prog.py)
 
 The platform and the clock/reset generator are litex_boards' (digilent_arty); the SoC is
 soc.hashsoc.HashSoC. Vivado is not installed on the project's machines: without it on
@@ -23,7 +25,8 @@ from litex.soc.cores.led import LedChaser
 
 from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
-from boards.common import TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, use_fpga_tools
+from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, program,
+                           use_fpga_tools)
 
 VARIANTS = ("a7-35", "a7-100")
 DEFAULT_SYS_CLK = 100e6
@@ -131,6 +134,8 @@ def main(argv=None):
     p.add_argument("--sys-clk-freq", type=float, default=DEFAULT_SYS_CLK,
                    help=f"system clock in Hz (default {DEFAULT_SYS_CLK:g})")
     args = p.parse_args(argv)
+    if (args.load or args.flash) and not args.build:
+        return program("arty", args)        # the bitstream Vivado built in --output-dir
 
     have_vivado = shutil.which("vivado") is not None
     run_vivado = args.build and not args.no_compile and have_vivado
@@ -154,7 +159,7 @@ def main(argv=None):
               file=sys.stderr)
     else:
         print(f"[arty] wrote {gw} (no bitstream: --build not given or --no-compile)", file=sys.stderr)
-    return 0
+    return program("arty", args)        # --load/--flash; without a bitstream it says so (exit 2)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #
 #   make ulx3s            BIOS + bitstream with yosys/nextpnr-ecp5/ecppack (YoWASP) -> build/ulx3s
 #   make ulx3s-load       load the bitstream into the FPGA (SRAM) with openFPGALoader
+#                         (each *-load/*-flash is `python -m boards.<board> --load|--flash`)
 #   make ulx3s-flash      write it to the SPI flash (kept across power cycles)
 #   make ulx3s-ci         build and fail unless sys_clk meets ULX3S_SYS_CLK (nextpnr's log)
 #   make arty             BIOS + Vivado project -> build/arty; runs Vivado if it is on PATH
@@ -34,7 +35,7 @@ BSCAN_SPI      ?=
 DRY_RUN        ?=
 FPGA_REPORT_ARGS ?=
 
-_FPGA_PROG = $(PY) scripts/fpga/prog.py $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+_DRY_RUN = $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 _ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) $(if $(ULX3S_SEED),--seed $(ULX3S_SEED)) \
               $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
               $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
@@ -58,19 +59,19 @@ ulx3s-ci: setup
 	$(PY) -m boards.ulx3s --build --check-timing $(_ULX3S_ARGS)
 
 ulx3s-load: setup
-	$(_FPGA_PROG) ulx3s load
+	$(PY) -m boards.ulx3s --load $(_DRY_RUN)
 
 ulx3s-flash: setup
-	$(_FPGA_PROG) ulx3s flash
+	$(PY) -m boards.ulx3s --flash $(_DRY_RUN)
 
 arty: setup
 	$(PY) -m boards.arty --build $(_ARTY_ARGS)
 
 arty-load: setup
-	$(_FPGA_PROG) arty load --variant $(ARTY_VARIANT) --tool $(ARTY_PROG)
+	$(PY) -m boards.arty --load --variant $(ARTY_VARIANT) --prog-tool $(ARTY_PROG) $(_DRY_RUN)
 
 arty-flash: setup
-	$(_FPGA_PROG) arty flash --variant $(ARTY_VARIANT) --tool $(ARTY_PROG) $(if $(BSCAN_SPI),--bscan-spi $(BSCAN_SPI))
+	$(PY) -m boards.arty --flash --variant $(ARTY_VARIANT) --prog-tool $(ARTY_PROG) $(if $(BSCAN_SPI),--bscan-spi $(BSCAN_SPI)) $(_DRY_RUN)
 
 arty-bscan-spi: setup
 	$(PY) -m boards.arty_bscan_spi --variant $(ARTY_VARIANT)

@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-from boards import DEFAULT_ENGINES
+from boards import DEFAULT_ENGINES, prog
 from gateware import hashspec
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,7 +65,20 @@ def base_parser(description, default_out, board):
                    help="the oldest image version the ROM runs (anti-rollback, docs/integrity.md; "
                         f"default {hashspec.BOOT_MIN_VERSION})")
     p.add_argument("--output-dir", default=default_out, help=f"build directory (default: {os.path.relpath(default_out, TOP)})")
+    # As LiteX's targets: program the board after the build, or without one (boards/prog.py).
+    act = p.add_mutually_exclusive_group()
+    act.add_argument("--load", action="store_true",
+                     help="load the bitstream (the one --build just made, else the last in --output-dir) "
+                          "into the FPGA's SRAM: lost at power-off")
+    act.add_argument("--flash", action="store_true",
+                     help="write it to the board's SPI flash: the FPGA configures itself from it at power-on")
+    prog.add_options(p, board)
     return p
+
+
+def program(board, args):
+    """After main()'s build: --load/--flash the bitstream in --output-dir; the exit status."""
+    return prog.program_after_build(board, args, os.path.join(os.path.abspath(args.output_dir), "gateware"))
 
 
 def soc_kwargs(args):

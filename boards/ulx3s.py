@@ -4,6 +4,9 @@
     python -m boards.ulx3s --build                  # BIOS + bitstream -> build/ulx3s
     python -m boards.ulx3s --no-compile             # Verilog, LPF, scripts, csr.h only
     python -m boards.ulx3s --build --check-timing   # fail unless sys_clk meets its target
+    python -m boards.ulx3s [--build] --load         # (build, then) load it into the FPGA's SRAM
+    python -m boards.ulx3s [--build] --flash        # ... or write it to the SPI flash
+    (--dry-run: print the openFPGALoader command instead; boards/prog.py)
 
 The platform and the clock/reset generator are litex_boards' (radiona_ulx3s); the SoC is
 soc.hashsoc.HashSoC. The bitstream is built with yosys, nextpnr-ecp5 and ecppack from
@@ -27,7 +30,7 @@ from litex.soc.cores.led import LedChaser
 from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
 from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, parse_nextpnr_fmax,
-                           sys_clock_net, use_fpga_tools)
+                           program, sys_clock_net, use_fpga_tools)
 
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
@@ -223,6 +226,8 @@ def main(argv=None):
 
     if args.check_only:
         return check_timing(os.path.join(os.path.abspath(args.output_dir), "gateware"), args, True)
+    if (args.load or args.flash) and not args.build:
+        return program("ulx3s", args)       # the bitstream already built in --output-dir
     compile_gateware = args.build and not args.no_compile
     compile_software = compile_gateware and not args.no_compile_software
     try:
@@ -238,7 +243,8 @@ def main(argv=None):
         print(f"[ulx3s] wrote {os.path.relpath(gw, TOP)} (no bitstream: --build not given or --no-compile)",
               file=sys.stderr)
         return 0
-    return check_timing(gw, args, args.check_timing)
+    rc = check_timing(gw, args, args.check_timing)
+    return rc or program("ulx3s", args)
 
 
 def check_timing(gw, args, strict):

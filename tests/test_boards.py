@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Board targets (boards/), programming commands (scripts/fpga/prog.py), boards.mk.
+"""Board targets (boards/), programming commands (boards/prog.py), boards.mk.
 
 Fast tests elaborate both boards with --no-compile and check the load/flash commands
 with DRY_RUN=1 (no cable needed). The bitstream build with its timing check is marked
@@ -171,8 +171,32 @@ def test_dry_run_prints_the_exact_command(target, extra, expected):
 
 
 def test_dry_run_from_environment():
-    r = run([PY, "scripts/fpga/prog.py", "ulx3s", "flash"], env={"DRY_RUN": "1"})
+    r = run([PY, "-m", "boards.prog", "ulx3s", "flash"], env={"DRY_RUN": "1"})
     assert r.returncode == 0 and r.stdout.strip() == "openFPGALoader -b ulx3s -f build/ulx3s/gateware/radiona_ulx3s.bit"
+
+
+@pytest.mark.parametrize("board,args,expected", [
+    ("ulx3s", ["--load"], "openFPGALoader -b ulx3s {gw}/radiona_ulx3s.bit"),
+    ("ulx3s", ["--flash"], "openFPGALoader -b ulx3s -f {gw}/radiona_ulx3s.bit"),
+    ("arty", ["--load", "--variant", "a7-100"], "openFPGALoader -b arty_a7_100t {gw}/digilent_arty.bit"),
+    ("arty", ["--flash", "--prog-tool", "openocd", "--bscan-spi", "p.bit"],
+     "openocd -f boards/openocd/arty.cfg -c 'init; jtagspi_init 0 {{p.bit}}; "
+     "jtagspi_program {{{gw}/digilent_arty.bin}} 0x0; xc7_program xc7.tap; exit'"),
+])
+def test_board_script_loads_and_flashes_its_build(tmp_path, board, args, expected):
+    """`python -m boards.<board> --load|--flash` as LiteX's targets take them: the bitstream
+    of --output-dir, without building anything when --build is not given."""
+    out = tmp_path / "out"
+    r = run([PY, "-m", f"boards.{board}", "--output-dir", str(out), "--dry-run", *args], timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == expected.format(gw=out / "gateware"), r.stdout
+    assert not out.exists(), "--load/--flash without --build must not write the build directory"
+    assert "does not exist yet" in r.stderr
+    r = run([PY, "-m", f"boards.{board}", "--output-dir", str(out), *args], timeout=120)
+    assert r.returncode == 2 and "does not exist" in r.stderr and "would have run:" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    r = run([PY, "-m", f"boards.{board}", "--load", "--flash"], timeout=120)
+    assert r.returncode == 2 and "not allowed with" in r.stderr, r.stderr
 
 
 def _stub(tmp_path, name, text, rc):
@@ -187,7 +211,7 @@ def test_no_cable_gives_a_clear_message(tmp_path, board, action):
     bit = tmp_path / "x.bit"
     bit.write_bytes(b"\0" * 16)
     tool = _stub(tmp_path, "openFPGALoader", "unable to open ftdi device: -3 (device not found)", 1)
-    r = run([PY, "scripts/fpga/prog.py", board, action, "--bitstream", str(bit)], env={"OPENFPGALOADER": tool})
+    r = run([PY, "-m", "boards.prog", board, action, "--bitstream", str(bit)], env={"OPENFPGALOADER": tool})
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert f"[{board}-{action}] FAILED" in r.stderr
@@ -212,7 +236,7 @@ def _ftdi_present():
 def test_real_tools_without_cable(tmp_path, tool):
     bit = tmp_path / "x.bit"
     bit.write_bytes(b"\0" * 16)
-    r = run([PY, "scripts/fpga/prog.py", "arty", "load", "--tool", tool, "--bitstream", str(bit)], timeout=120)
+    r = run([PY, "-m", "boards.prog", "arty", "load", "--tool", tool, "--bitstream", str(bit)], timeout=120)
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "[arty-load] FAILED" in r.stderr
 
@@ -220,7 +244,7 @@ def test_real_tools_without_cable(tmp_path, tool):
 def test_openocd_flash_without_proxy_explains(tmp_path):
     img = tmp_path / "x.bin"
     img.write_bytes(b"\0" * 16)
-    r = run([PY, "scripts/fpga/prog.py", "arty", "flash", "--tool", "openocd", "--bitstream", str(img),
+    r = run([PY, "-m", "boards.prog", "arty", "flash", "--tool", "openocd", "--bitstream", str(img),
              "--bscan-spi", str(tmp_path / "missing_proxy.bit")])
     assert r.returncode == 2
     assert "bscan_spi proxy" in r.stderr and "openFPGALoader" in r.stderr
@@ -228,7 +252,7 @@ def test_openocd_flash_without_proxy_explains(tmp_path):
 
 
 def test_missing_bitstream_says_build_first(tmp_path):
-    r = run([PY, "scripts/fpga/prog.py", "ulx3s", "load", "--bitstream", str(tmp_path / "none.bit")])
+    r = run([PY, "-m", "boards.prog", "ulx3s", "load", "--bitstream", str(tmp_path / "none.bit")])
     assert r.returncode == 2 and "build it first" in r.stderr and "Traceback" not in r.stderr
 
 

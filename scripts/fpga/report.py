@@ -87,7 +87,7 @@ ULX3S_SOURCES = ("gateware", "soc", "boards/ulx3s.py", "boards/common.py")
 # gateware/engines.py imports when it converts an engine. Not gateware/buildstamp.py (the
 # cache's own helper), soc/sim.py and soc/runfw.py (the simulator), boards/twin.py and
 # boards/a7phy_model.py (the Arty's twin only).
-ARTY_SOURCES = ("boards/__init__.py", "boards/arty.py", "boards/common.py",
+ARTY_SOURCES = ("boards/__init__.py", "boards/arty.py", "boards/common.py", "boards/prog.py",
                 "gateware/__init__.py", "gateware/common", "gateware/sha2", "gateware/sha256", "gateware/keccak",
                 "gateware/devicekey.py", "gateware/engines.py", "gateware/hashspec.py",
                 "gateware/litedram_dma.py", "gateware/litex_wrapper.py", "gateware/measure.py",
