@@ -253,31 +253,22 @@ static void keccak_move(struct keccak_sw *dst, const struct keccak_sw *src)
   dst->squeezing = src->squeezing;
 }
 
-static void sha2_move(struct sha256_sw *dst, const struct sha256_sw *src)
-{
-  size_t i;
-  memset(dst, 0x5A, sizeof *dst);
-  for (i = 0; i < 8; i++)
-    dst->h[i] = src->h[i];
-  dst->bytes = src->bytes;
-  dst->buflen = src->buflen;
-  for (i = 0; i < src->buflen; i++)
-    dst->buf[i] = src->buf[i];
-  dst->digest_len = src->digest_len;
-}
-
-static void sha512_move(struct sha512_sw *dst, const struct sha512_sw *src)
-{
-  size_t i;
-  memset(dst, 0x5A, sizeof *dst);
-  for (i = 0; i < 8; i++)
-    dst->h[i] = src->h[i];
-  dst->bytes = src->bytes;
-  dst->buflen = src->buflen;
-  for (i = 0; i < src->buflen; i++)
-    dst->buf[i] = src->buf[i];
-  dst->digest_len = src->digest_len;
-}
+/* The two SHA-2 contexts have the same fields (words of their width): one body for both. */
+#define SHA2_MOVE(name, type)                                                                                \
+  static void name(struct type *dst, const struct type *src)                                                 \
+  {                                                                                                          \
+    size_t i;                                                                                                \
+    memset(dst, 0x5A, sizeof *dst);                                                                          \
+    for (i = 0; i < 8; i++)                                                                                  \
+      dst->h[i] = src->h[i];                                                                                 \
+    dst->bytes = src->bytes;                                                                                 \
+    dst->buflen = src->buflen;                                                                               \
+    for (i = 0; i < src->buflen; i++)                                                                        \
+      dst->buf[i] = src->buf[i];                                                                             \
+    dst->digest_len = src->digest_len;                                                                       \
+  }
+SHA2_MOVE(sha2_move, sha256_sw)
+SHA2_MOVE(sha512_move, sha512_sw)
 
 /* cmd_hash's one absorbing loop, for every family: the contexts behind void pointers. */
 union anyctx {
