@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # amaranth: UnusedElaboratable=no
-"""Unit tests of gateware/sha256/hmac.py (HmacCore around SHA256Core) against Python's
+"""Unit tests of gateware/sha256/hmac.py (HmacCore around a SHA-2 core: SHA256Core for
+HMAC-SHA-256/224, SHA2Core("sha512") for HMAC-SHA-512/384/512-224/512-256) against Python's
 hmac module and RFC 4231.
 
 One simulator per test, many messages each. The device key is a test key given to the
@@ -16,57 +17,78 @@ import random
 import pytest
 
 from gateware import hashspec
+from gateware.sha2.core import SHA2Core
 from gateware.sha256.core import SHA256Core
 from gateware.sha256.hmac import HmacCore, key_words
 from coredriver import CoreDriver, simulate
 from vectors import load_rsp
 
 DEVICE_KEY = bytes(range(0xA0, 0xA0 + hashspec.DEVICE_KEY_BYTES))
-WORDS = {"sha256": 8, "sha224": 7}
+# The hashes of each family by their hashlib names (hashspec's algorithm keys upper-cased).
+FAMILY = {"sha256": ("sha256", "sha224"), "sha512": ("sha512", "sha384", "sha512_224", "sha512_256")}
 
 
-def mode(alg, source):
-    return hashspec.hmac_mode(alg.upper(), source)
+def algorithm(alg):
+    return hashspec.algorithm(alg.upper())
 
 
 def k0(alg, key):
     """RFC 2104: a key longer than the block is hashed first (the driver's job)."""
-    return hashlib.new(alg, key).digest() if len(key) > 64 else key
+    return hashlib.new(alg, key).digest() if len(key) > hashlib.new(alg).block_size else key
 
 
 class HmacDriver(CoreDriver):
     async def write_key(self, key):
-        await self.write_words(self.dut.key_we, key_words(key))
+        await self.write_words(self.dut.key_we, key_words(key, self.dut.block_words))
+
+    def mode(self, alg, source):
+        return algorithm(alg).mode | self.dut.mode_bits(source)
 
     async def mac(self, alg, source, msg):
-        await self.init(mode(alg, source))
+        await self.init(self.mode(alg, source))
         await self.stream(msg)
         await self.wait_idle(want_done=True, limit=100_000)
-        words = await self.read_ctx(range(WORDS[alg]))
+        words = await self.read_ctx(range(algorithm(alg).digest // 4))
         return b"".join(w.to_bytes(4, "little") for w in words)
 
 
-def run(bench, variant="folded", **kw):
-    simulate(HmacCore(SHA256Core(variant), DEVICE_KEY), bench, "sha256", HmacDriver, **kw)
+def run(bench, variant="folded", family="sha256", **kw):
+    core = SHA256Core(variant) if family == "sha256" else SHA2Core(family, variant)
+    simulate(HmacCore(core, DEVICE_KEY), bench, family, HmacDriver, **kw)
 
 
-@pytest.mark.parametrize("variant", ["folded", "basic"])
-def test_rfc4231_and_python(variant):
-    """RFC 4231's cases, then random keys and messages around the block boundaries, with
-    both key sources and plain hashes between them (the wrapper passes those through)."""
-    rng = random.Random(f"hmac-core-{variant}")
+def test_sha256_modes_are_hashspecs():
+    """The SHA-256 engine's HMAC modes are the one description's (hashspec.hmac_mode)."""
+    core = HmacCore(SHA256Core("folded"), DEVICE_KEY)
+    for alg in hashspec.HMAC_ALGORITHMS:
+        for k in hashspec.HMAC_KEYS:
+            assert hashspec.hmac_mode(alg, k.name) == hashspec.algorithm(alg).mode | core.mode_bits(k.name)
+    sha512 = HmacCore(SHA2Core("sha512"), DEVICE_KEY)
+    assert (sha512.mode_bits("window"), sha512.mode_bits("device"), sha512.block_words) == (0x4, 0xC, 32)
+
+
+@pytest.mark.parametrize("family,variant", [("sha256", "folded"), ("sha256", "basic"),
+                                            ("sha512", "folded"), ("sha512", "basic")])
+def test_rfc4231_and_python(family, variant):
+    """RFC 4231's cases, then random keys (0-300 bytes: longer than the block ones hashed
+    first) and messages around the block boundaries, with both key sources and plain hashes
+    between them (the wrapper passes those through)."""
+    rng = random.Random(f"hmac-core-{family}-{variant}")
+    algs = FAMILY[family]
+    block = hashlib.new(algs[0]).block_size
     cases = []
-    for alg in ("sha256", "sha224"):
+    for alg in algs[:2]:            # RFC 4231 has SHA-224/256/384/512
         for r in load_rsp(f"HMAC/rfc-4231-{alg}.txt"):
             cases.append((alg, "window", bytes.fromhex(r["Key"]), bytes.fromhex(r["Msg"]), r["MD"].lower()))
     assert len(cases) == 12
     for i in range(24 if variant == "folded" else 6):
-        alg = rng.choice(["sha256", "sha224"])
-        msg = rng.randbytes(rng.choice([0, 1, 3, 55, 56, 63, 64, 65, 128, rng.randrange(300)]))
+        alg = rng.choice(algs)
+        msg = rng.randbytes(rng.choice([0, 1, 3, block - 9, block - 8, block - 1, block, block + 1, 2 * block,
+                                        rng.randrange(300)]))
         if i % 3 == 2:
             cases.append((alg, "device", None, msg, hmac.new(DEVICE_KEY, msg, alg).hexdigest()))
         else:
-            key = rng.randbytes(rng.choice([0, 1, 32, 63, 64, 65, 100]))
+            key = rng.randbytes(rng.choice([0, 1, 32, block - 1, block, block + 1, 100, 300]))
             cases.append((alg, "window", key, msg, hmac.new(key, msg, alg).hexdigest()))
         if i % 4 == 0:
             cases.append((alg, "hash", None, msg, hashlib.new(alg, msg).hexdigest()))
@@ -75,8 +97,7 @@ def test_rfc4231_and_python(variant):
     async def bench(h):
         for alg, source, key, msg, want in cases:
             if source == "hash":
-                got = await h.hash(hashspec.algorithm(alg.upper()).mode, msg)
-                got = got[:4 * WORDS[alg]]
+                got = await h.hash(algorithm(alg).mode, msg)
             else:
                 if key is not None:
                     await h.write_key(k0(alg, key))
@@ -84,47 +105,51 @@ def test_rfc4231_and_python(variant):
             if got.hex() != want:
                 bad.append(f"{alg} {source} key {None if key is None else len(key)} msg {len(msg)}")
 
-    run(bench, variant, gap=0.2)
+    run(bench, variant, family, gap=0.2)
     assert not bad, bad
 
 
-def test_export_import_between_blocks():
+@pytest.mark.parametrize("family", ["sha256", "sha512"])
+def test_export_import_between_blocks(family):
     """An HMAC message is exported after two blocks, the core hashes something else under
     another key, and the message is imported (key words, init in its mode, context words)
     and finished: the MAC is unchanged. Also: the context port never returns the key."""
-    rng = random.Random("hmac-export")
-    key, other = rng.randbytes(40), rng.randbytes(64)
-    head, tail = rng.randbytes(128), rng.randbytes(77)
+    rng = random.Random(f"hmac-export-{family}")
+    alg = FAMILY[family][0]
+    block, nctx = hashlib.new(alg).block_size, hashspec.engine(family).ctx_words
+    key, other = rng.randbytes(40), rng.randbytes(block)
+    head, tail = rng.randbytes(2 * block), rng.randbytes(77)
     out = {}
 
     async def bench(h):
         ctx, dut = h.ctx, h.dut
         await h.write_key(key)
-        await h.init(mode("sha256", "window"))
+        await h.init(h.mode(alg, "window"))
         await h.stream(head, last=False)
         await h.wait_idle(want_done=False)
-        saved = await h.read_ctx(range(10))
-        out["count"] = saved[8]
-        out["key_reads"] = await h.read_ctx(range(10, 64))
+        saved = await h.read_ctx(range(nctx))
+        out["count"] = saved[nctx - 2]
+        out["key_reads"] = await h.read_ctx(range(nctx, 64))
         await h.write_key(other)
-        out["other"] = await h.mac("sha256", "window", b"in between")
+        out["other"] = await h.mac(alg, "window", b"in between")
         await h.write_key(key)
-        await h.init(mode("sha256", "window"))
+        await h.init(h.mode(alg, "window"))
         await h.wait_idle(want_done=False)       # the IPAD block
         await h.write_ctx(saved)
         await h.stream(tail)
         await h.wait_idle(want_done=True)
-        out["mac"] = b"".join(w.to_bytes(4, "little") for w in await h.read_ctx(range(8)))
+        out["mac"] = await h.read_bytes(algorithm(alg).digest)
         assert ctx.get(dut.busy) == 0
 
-    run(bench)
-    assert out["count"] == 64 + len(head)           # the inner hash counts K0 ^ ipad
+    run(bench, family=family)
+    assert out["count"] == block + len(head)        # the inner hash counts K0 ^ ipad
     assert set(out["key_reads"]) == {0}
-    assert out["other"] == hmac.new(other, b"in between", "sha256").digest()
-    assert out["mac"] == hmac.new(key, head + tail, "sha256").digest()
+    assert out["other"] == hmac.new(other, b"in between", alg).digest()
+    assert out["mac"] == hmac.new(key, head + tail, alg).digest()
 
 
-def test_clock_budget():
+@pytest.mark.parametrize("family", ["sha256", "sha512"])
+def test_clock_budget(family):
     """An empty message, beats on every clock: the docstring's budget, exactly."""
     clocks = {}
 
@@ -132,16 +157,22 @@ def test_clock_budget():
         await h.write_key(b"k")
         for source in ("window", "device"):
             h.clock = 0
-            await h.init(mode("sha256", source))
+            await h.init(h.mode(FAMILY[family][0], source))
             await h.stream(b"")
             await h.wait_idle(want_done=True)
             clocks[source] = h.clock
 
-    run(bench)
-    assert clocks["window"] == clocks["device"] == HMAC_EMPTY_CLOCKS, clocks
+    run(bench, family=family)
+    assert clocks["window"] == clocks["device"] == HMAC_EMPTY_CLOCKS[family], clocks
 
 
-# The docstring's budget for an empty message: init 1, IPAD's 16 beats, the buffer copy
-# 1, the IPAD block 64 and the padding block 64 (made while IPAD compresses); then the
-# outer hash: capture 9, init 1, OPAD's 16 beats, copy 1, two blocks 128.
-HMAC_EMPTY_CLOCKS = 1 + 16 + 1 + 64 + 64 + (9 + 1 + 16 + 1 + 2 * 64)
+def empty_message_clocks(B, R, D):
+    """The docstring's budget for an empty message (B beats a block, R clocks a block, D
+    inner digest words captured): init 1, IPAD's B beats, the buffer copy 1, the IPAD
+    block and the padding block (made while IPAD compresses); then the outer hash: capture
+    D + 1, init 1, OPAD's B beats, copy 1, two blocks."""
+    return 1 + B + 1 + 2 * R + (D + 1 + 1 + B + 1 + 2 * R)
+
+
+HMAC_EMPTY_CLOCKS = {"sha256": empty_message_clocks(16, 64, 8), "sha512": empty_message_clocks(32, 80, 16)}
+assert HMAC_EMPTY_CLOCKS == {"sha256": 301, "sha512": 405}

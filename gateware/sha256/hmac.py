@@ -1,28 +1,34 @@
 # SPDX-License-Identifier: MIT
-"""HMAC-SHA-256 / HMAC-SHA-224 (RFC 2104, FIPS 198-1) around the SHA-256 core.
+"""HMAC (RFC 2104, FIPS 198-1) around a SHA-2 core: HMAC-SHA-256/224 around SHA256Core (the
+SHA-256 engine's), HMAC-SHA-512/384 (and /512-224, /512-256) around SHA2Core("sha512").
 
-Interface: the same hash-engine core contract as SHA256Core (docs/engine-interface.md),
-so the shared frontend drives it unchanged. Modes: the SHA-256 core's (passed through),
-and the HMAC modes of gateware/hashspec.py (HMAC_ALGORITHMS x HMAC_KEYS): mode bit 0 picks
-SHA-224, bit 1 HMAC, bit 2 the device key instead of the key words.
+Interface: the same hash-engine core contract as the SHA-2 core (docs/engine-interface.md),
+so the shared frontend drives it unchanged. Modes: the core's (passed through), and the
+HMAC modes: above the hash's mode field (1 bit for SHA-256/224, 2 for the SHA-512 family:
+`sub_bits`) one bit for HMAC and one for the device key instead of the key words. For the
+SHA-256 engine these are gateware/hashspec.py's HMAC_ALGORITHMS x HMAC_KEYS (bit 1 HMAC,
+bit 2 the device key); the SHA-512 engine does not use this wrapper yet, so its HMAC modes
+(bits 2 and 3) are this module's only (`HmacCore.mode_bits`).
 
 Theory of operation
 ===================
 
 HMAC(K, m) = H((K0 ^ opad) || H((K0 ^ ipad) || m)), K0 = the key padded with zeros to the
-64-byte block. One SHA-256 core does both hashes, one after the other; this wrapper only
-sequences its inputs::
+block (64 bytes for SHA-256/224, 128 for the SHA-512 family: B words of 32 bits, 16 or
+32). One SHA-2 core does both hashes, one after the other; this wrapper only sequences its
+inputs::
 
-    init (HMAC mode)   core.init; 16 beats of K0 ^ ipad             IPAD     busy
+    init (HMAC mode)   core.init; B beats of K0 ^ ipad              IPAD     busy
     message beats      passed through, exported / imported as usual MSG      idle between blocks
     the last beat      wait for the inner digest                    INNER    busy
-                       read it from the core's context (8 words)    CAPTURE  busy
-                       core.init; 16 beats of K0 ^ opad             OPAD     busy
-                       the inner digest's 8 (SHA-224: 7) words,     DIGEST   busy
-                       the last one ending the outer message
-    done               the MAC is in context words 0..7             PASS
+                       read it from the core's context (D words:    CAPTURE  busy
+                       8 or 16)
+                       core.init; B beats of K0 ^ opad              OPAD     busy
+                       the inner digest's words (SHA-224: 7,         DIGEST   busy
+                       SHA-384: 12, ...), the last one ending the outer message
+    done               the MAC is in the first context words        PASS
 
-The keys: K0 is either the 16 key words software wrote (``key_we``: the window's key
+The keys: K0 is either the B key words software wrote (``key_we``: the window's key
 region, write-only) or the device key, a constant of this gateware (keys/device_key,
 gateware/devicekey.py) held as the initial contents of the key memory's other half, so
 that the netlist's structure does not depend on it. Neither can be read: the context port
@@ -33,12 +39,14 @@ so an OS keeps exported HMAC contexts where software cannot read them; docs/inte
 An abort leaves the key words as they are (a memory, not flip-flops): software writes
 K0 before every init in a key-words mode.
 
-Clock budget, folded core, beats on every clock (tests/test_hmac_core.py counts it):
-the inner hash is SHA256Core's with one block more, K0 ^ ipad, whose 16 beats come
-before the message's (+16 + 64); the outer hash after the inner ``done`` costs 9
-(capture) + 1 (init) + 16 (OPAD's beats) + 1 (buffer copy) + 128 (two blocks: the digest
-and its padding are made while the OPAD block compresses) = 155. An empty message: 301
-clocks from ``init`` to ``done``; 64 KiB: 1,025 blocks + 17 + 16 + 155.
+Clock budget, folded core, beats on every clock (tests/test_hmac_core.py counts it),
+R = the core's clocks per block (64 for SHA-256, 80 for SHA-512): the inner hash is the
+core's with one block more, K0 ^ ipad, whose B beats come before the message's (+B + R);
+the outer hash after the inner ``done`` costs D + 1 (capture) + 1 (init) + B (OPAD's beats)
++ 1 (buffer copy) + 2R (two blocks: the digest and its padding are made while the OPAD
+block compresses). SHA-256: 9 + 1 + 16 + 1 + 128 = 155, an empty message 301 clocks from
+``init`` to ``done``, 64 KiB 1,025 blocks + 17 + 16 + 155. SHA-512: 17 + 1 + 32 + 1 + 160
+= 211, an empty message 1 + 32 + 1 + 2 x 80 + 211 = 405.
 
 Import (lazy context switching): ``init`` in the HMAC mode (which runs IPAD and needs the
 same key words), wait for ``busy`` = 0, then write the context words as for a hash.
@@ -53,39 +61,63 @@ from ..common.core_signature import hash_core_signature
 
 __all__ = ["HmacCore"]
 
-_MODE_HMAC = 1 << 1                 # mode bits: hashspec.HMAC_KEYS
-_MODE_DEVICE = 1 << 2
-assert {k.mode_bits for k in hashspec.HMAC_KEYS} == {_MODE_HMAC, _MODE_HMAC | _MODE_DEVICE}
-assert {hashspec.algorithm(a).mode for a in hashspec.HMAC_ALGORITHMS} == {0, 1}   # bit 0: SHA-224
-
-KEY_WORDS = hashspec.region("key").size // 4
+KEY_WORDS = hashspec.region("key").size // 4          # the SHA-256 family's block, in words
 IPAD = hashspec.HMAC_IPAD * 0x01010101
 OPAD = hashspec.HMAC_OPAD * 0x01010101
 
 
-def key_words(key):
-    """K0 as the 16 words the core takes as beats (first byte in bits 7:0)."""
-    assert len(key) <= 4 * KEY_WORDS, "a key longer than the block is hashed first (the driver's job)"
-    k0 = key.ljust(4 * KEY_WORDS, b"\0")
-    return [int.from_bytes(k0[4 * i:4 * i + 4], "little") for i in range(KEY_WORDS)]
+def key_words(key, nwords=KEY_WORDS):
+    """K0 as the `nwords` words (the hash's block: 16 for SHA-256/224, 32 for the SHA-512
+    family) the core takes as beats, first byte in bits 7:0."""
+    assert len(key) <= 4 * nwords, "a key longer than the block is hashed first (the driver's job)"
+    k0 = key.ljust(4 * nwords, b"\0")
+    return [int.from_bytes(k0[4 * i:4 * i + 4], "little") for i in range(nwords)]
+
+
+def _by_mode(sel, values):
+    """values[sel]: a constant per hash mode (Mux for two, as the SHA-256 engine has)."""
+    if len(values) == 2:
+        return Mux(sel, values[1], values[0])
+    return Array(Const(v, 5) for v in values)[sel]
 
 
 class HmacCore(wiring.Component):
-    """`core`: a SHA256Core; `device_key`: the device key's bytes (at most 64)."""
+    """`core`: a SHA2Core of either family (SHA256Core, or SHA2Core("sha512")); `device_key`:
+    the device key's bytes (at most the block). The mode field: the hash's modes in the low
+    bits (`sub_bits`: 1 for SHA-256/224, 2 for SHA-512/384/512-224/512-256), then the HMAC
+    bit, then the device-key bit; `mode_bits` gives the two for a key source."""
 
     def __init__(self, core, device_key):
         self.core = core
-        self.device_words = key_words(device_key)
+        fam = core.family
+        self.block_words = 16 * fam.parts                   # 32-bit beats per block: 16 or 32
+        algs = fam.algorithms
+        self.sub_bits = max(a.mode for a in algs).bit_length()
+        self.digest_words = [next(a.digest for a in algs if a.mode == i) // 4 for i in range(1 << self.sub_bits)]
+        self.capture_words = max(self.digest_words)         # the inner digest's words, at most
+        assert self.block_words <= 32 and 2 + self.sub_bits <= 4
+        self.device_words = key_words(device_key, self.block_words)
+        # Where hashspec describes this engine's HMAC modes, they are these.
+        if hashspec.hmac_modes(fam.engine):
+            assert all(k.mode_bits == self.mode_bits(k.name) for k in hashspec.HMAC_KEYS)
         super().__init__(hash_core_signature())
+
+    def mode_bits(self, key_source):
+        """The bits OR-ed into a hash's mode for HMAC with `key_source` ("window", "device")."""
+        hmac_bit = 1 << self.sub_bits
+        return hmac_bit | (hmac_bit << 1 if key_source == "device" else 0)
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.sha = core = self.core
+        nkey, ncap, sub_bits = self.block_words, self.capture_words, self.sub_bits
+        kbits, cbits = (nkey - 1).bit_length(), (ncap - 1).bit_length()
 
-        # The key words and the device key: one 32 x 32 memory with an asynchronous read (LUT
-        # RAM on ECP5, not 512 flip-flops and a 16:1 multiplexer: the ULX3S SoC's timing
-        # margin is thin). Words 0-15 are software's key (written through the window's key
-        # region), 16-31 the device key, in the memory's initial contents and never written.
+        # The key words and the device key: one (2 x block) x 32 memory with an asynchronous
+        # read (LUT RAM on ECP5, not 512 flip-flops and a 16:1 multiplexer: the ULX3S SoC's
+        # timing margin is thin). The first half is software's key (written through the
+        # window's key region), the second the device key, in the memory's initial contents
+        # and never written.
         # The device key is random per build tree (gateware/devicekey.py): as constants in
         # logic, its bits shaped the netlist (yosys folds a constant multiplexer into LUTs
         # whose inputs depend on the key), so each key placed and routed differently and the
@@ -93,19 +125,21 @@ class HmacCore(wiring.Component):
         # contents it only sets the LUT RAM's initial values. Not cleared by abort (the
         # frontend's reset does not reach memories); the driver writes K0 before every
         # init in a key-words mode.
-        m.submodules.key = key = Memory(shape=32, depth=2 * KEY_WORDS,
-                                        init=[0] * KEY_WORDS + self.device_words)
+        m.submodules.key = key = Memory(shape=32, depth=2 * nkey,
+                                        init=[0] * nkey + self.device_words)
         key_w = key.write_port()
         key_r = key.read_port(domain="comb")
         use_device = Signal()       # this message's K0 is the device key
-        is224 = Signal()
+        # the hash's mode of this message (named as before the SHA-512 family was added, so
+        # that the SHA-256 engine's Verilog, and with it the ULX3S's placement, stayed the same)
+        sub = Signal(sub_bits, name="is224" if sub_bits == 1 else "sub")
         idx = Signal(5)             # beat or capture counter of the current phase
-        inner = Array(Signal(32, name=f"inner{i}") for i in range(8))   # the inner digest
+        inner = Array(Signal(32, name=f"inner{i}") for i in range(ncap))   # the inner digest
         k0 = Signal(32)
         m.d.comb += [
-            key_r.addr.eq(Cat(idx[:4], use_device)),
+            key_r.addr.eq(Cat(idx[:kbits], use_device)),
             k0.eq(key_r.data),
-            key_w.addr.eq(self.ctx_addr[:4]),       # software's half only
+            key_w.addr.eq(self.ctx_addr[:kbits]),   # software's half only
             key_w.data.eq(self.ctx_wdata),
             key_w.en.eq(self.key_we),
         ]
@@ -113,7 +147,7 @@ class HmacCore(wiring.Component):
         # Default: the core is the caller's (the PASS and MSG phases).
         reinit = Signal()           # this wrapper's own init of the outer hash
         m.d.comb += [
-            core.mode.eq(Mux(reinit, is224, self.mode[0])),
+            core.mode.eq(Mux(reinit, sub, self.mode[:sub_bits])),
             core.init.eq(self.init | reinit),
             core.squeeze.eq(self.squeeze),
             core.in_valid.eq(self.in_valid),
@@ -141,8 +175,8 @@ class HmacCore(wiring.Component):
 
         def on_init():
             # The frontend only inits an idle core (PASS, or MSG at a block boundary).
-            with m.If(self.init & self.mode[1]):
-                m.d.sync += [use_device.eq(self.mode[2]), is224.eq(self.mode[0]), idx.eq(0)]
+            with m.If(self.init & self.mode[sub_bits]):
+                m.d.sync += [use_device.eq(self.mode[sub_bits + 1]), sub.eq(self.mode[:sub_bits]), idx.eq(0)]
                 m.next = "IPAD"
             with m.Elif(self.init):
                 m.next = "PASS"
@@ -155,7 +189,7 @@ class HmacCore(wiring.Component):
                 inject(k0 ^ IPAD)
                 with m.If(core.in_ready):
                     m.d.sync += idx.eq(idx + 1)
-                    with m.If(idx == KEY_WORDS - 1):
+                    with m.If(idx == nkey - 1):
                         m.next = "MSG"
             with m.State("MSG"):
                 m.d.comb += self.done.eq(0)
@@ -170,12 +204,12 @@ class HmacCore(wiring.Component):
             with m.State("CAPTURE"):
                 # Context reads are registered: word i arrives the clock after its address.
                 internal()
-                m.d.comb += core.ctx_addr.eq(idx[:3])
+                m.d.comb += core.ctx_addr.eq(idx[:cbits])
                 m.d.sync += idx.eq(idx + 1)
                 with m.If(idx != 0):
-                    m.d.sync += [inner[i].eq(inner[i + 1]) for i in range(7)]
-                    m.d.sync += inner[7].eq(core.ctx_rdata)
-                with m.If(idx == 8):
+                    m.d.sync += [inner[i].eq(inner[i + 1]) for i in range(ncap - 1)]
+                    m.d.sync += inner[ncap - 1].eq(core.ctx_rdata)
+                with m.If(idx == ncap):
                     m.d.sync += idx.eq(0)
                     m.d.comb += reinit.eq(1)
                     m.next = "OPAD"
@@ -184,16 +218,18 @@ class HmacCore(wiring.Component):
                 inject(k0 ^ OPAD)
                 with m.If(core.in_ready):
                     m.d.sync += idx.eq(idx + 1)
-                    with m.If(idx == KEY_WORDS - 1):
+                    with m.If(idx == nkey - 1):
                         m.d.sync += idx.eq(0)
                         m.next = "DIGEST"
             with m.State("DIGEST"):
+                # The inner digest's words (fewer than captured for SHA-224, SHA-384, ...),
+                # the last one ending the outer message.
                 internal()
-                final = idx == Mux(is224, 6, 7)
+                final = idx == _by_mode(sub, [n - 1 for n in self.digest_words])
                 inject(inner[0], last=final)
                 with m.If(core.in_ready):
                     m.d.sync += idx.eq(idx + 1)
-                    m.d.sync += [inner[i].eq(inner[i + 1]) for i in range(7)]
+                    m.d.sync += [inner[i].eq(inner[i + 1]) for i in range(ncap - 1)]
                     with m.If(final):
                         m.next = "PASS"     # busy until the outer digest is done
         return m
