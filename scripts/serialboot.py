@@ -153,6 +153,10 @@ class Pty:
             if not self.pump(0.5) or self.proc.poll() is not None:
                 self.pump(0.2)
                 return re.compile(pattern).search(self.buf, start)
+            # litex_term's upload progress comes a few bytes at a time: without a pause each
+            # chunk meant another search of the whole buffer, half a core taken from the
+            # simulation for the whole boot (3 min of CPU in a 328 s ULX3S serial boot).
+            time.sleep(0.05)
         return None
 
     def send(self, text):
