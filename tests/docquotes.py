@@ -203,12 +203,17 @@ def arty_serialboot_quotes(j):
              f"{fs['wire_bytes']:,} B | {fs['reset_to_prompt_s_at_115200']} s | **{fs['reset_to_prompt_s_at_1000000']} s** |")]
 
 
+def marked_block(doc, mark):
+    """The code block `doc` quotes between its <!-- mark --> and <!-- /mark --> comments, as
+    lines, without the fence's own indentation (a block inside a list item is indented)."""
+    m = re.search(rf"<!-- {mark} -->\n( *)```\n(.*?) *```\n *<!-- /{mark} -->", read(doc), re.S)
+    assert m, f"{doc} lost its {mark} block"
+    return [line.removeprefix(m.group(1)) for line in m.group(2).splitlines()]
+
+
 def arty_console_block():
-    """The Arty console docs/boards.md quotes (between its arty-console marks), as lines."""
-    import textwrap
-    m = re.search(r"<!-- arty-console -->\n *```\n(.*?) *```\n *<!-- /arty-console -->", read("docs/boards.md"), re.S)
-    assert m, "docs/boards.md lost its arty-console block"
-    return textwrap.dedent(m.group(1)).splitlines()
+    """The Arty console docs/boards.md quotes (the walk's expected console), as lines."""
+    return marked_block("docs/boards.md", "arty-console")
 
 
 def check_quotes(quotes):

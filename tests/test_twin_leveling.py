@@ -16,7 +16,6 @@ min here): what follows (memspeed, serial boot) does not depend on the windows, 
 serial boot in test_twin.py runs it.
 """
 
-import os
 import re
 import subprocess
 import time
@@ -25,6 +24,7 @@ import pytest
 
 from boards.a7phy_model import DEFAULT_WINDOWS
 from boards.twin import Twin
+from docquotes import marked_block
 from leveling import check_found, chosen
 
 pytestmark = pytest.mark.simbuild
@@ -61,21 +61,14 @@ def board_bios(twin, windows, timeout=900, until=("Memtest OK", "Memtest KO", "M
     return "".join(out).replace("\r", "\n")
 
 
-def doc_block():
-    """The BIOS lines docs/boards.md quotes from this run (between its arty-leveling marks)."""
-    text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "boards.md")).read()
-    m = re.search(r"<!-- arty-leveling -->\n```\n(.*?)```\n<!-- /arty-leveling -->", text, re.S)
-    assert m, "docs/boards.md lost its arty-leveling block"
-    return m.group(1).splitlines()
-
-
 def test_bios_levels_a_moved_window_and_memtest_passes(twin):
     assert MOVED != DEFAULT_WINDOWS
     console = board_bios(twin, MOVED)
     check_found(console, MOVED)
     assert "Memtest OK" in console, console[-3000:]
     lines = {line.rstrip() for line in console.splitlines()}
-    stale = [line for line in doc_block() if line.rstrip() not in lines]
+    # the BIOS lines docs/boards.md quotes from this run
+    stale = [line for line in marked_block("docs/boards.md", "arty-leveling") if line.rstrip() not in lines]
     assert not stale, f"docs/boards.md quotes BIOS lines this run did not print: {stale}"
 
 
