@@ -37,7 +37,7 @@ void consputc(int c)
  * A reader sleeps on &cons.r with the lock held until w moves; consoleintr
  * moves w and calls wakeup under the same lock, so the wakeup cannot fall
  * between the reader's test and its sleep. */
-#define INPUT_BUF 128
+#define INPUT_BUF 256 /* a line with a SHA-512 MAC's 128 hex digits fits (sh's line too) */
 static struct {
   struct spinlock lock;
   char buf[INPUT_BUF];

@@ -399,7 +399,7 @@ static struct cmd *parsecmd(char *s)
 
 int main(int argc, char *argv[])
 {
-  static char buf[100];
+  static char buf[256]; /* the console's line: room for a SHA-512 MAC in hex and a command */
   int fd;
   /* make sure fds 0, 1, 2 are open */
   while ((fd = open("console", O_RDWR)) >= 0) {
