@@ -74,7 +74,7 @@ docs spec: setup
 format: setup
 	git ls-files '*.c' '*.h' | xargs $(VENV)/bin/clang-format -i
 
-# The SHA-256 engine's HMAC device key, keys/device_key: made once per tree (any gateware
+# The SHA-2 engines' HMAC device key, keys/device_key: made once per tree (any gateware
 # build or xv6 image makes it too), never committed, kept by `make clean` (gateware/devicekey.py).
 # A board holds the key of the bitstream it was flashed with: keep (and back up) the file to
 # go on building for it. `make device-key` prints its path and fingerprint.

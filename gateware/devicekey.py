@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The device key: the HMAC key the SHA-256 engine holds as a constant (docs/integrity.md,
+"""The device key: the HMAC key the SHA-2 engines hold as a constant (docs/integrity.md,
 "The device key's life").
 
     keys/device_key     DEVICE_KEY_BYTES random bytes as one line of hex, made the first

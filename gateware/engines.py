@@ -21,26 +21,27 @@ class EngineSpec:
     ident: int              # ID register: four ASCII characters
     modes: tuple            # mode numbers the core implements
     xof_modes: tuple        # modes that may squeeze
+    key_words: int          # the window's key words it decodes
 
 
-SPECS = {e.name: EngineSpec(e.name, e.ident_value, hashspec.modes(e.name), hashspec.xof_modes(e.name))
+SPECS = {e.name: EngineSpec(e.name, e.ident_value, hashspec.modes(e.name), hashspec.xof_modes(e.name),
+                            e.key_words)
          for e in hashspec.ENGINES}
 
 SHA256_VARIANTS = {"basic": 0, "folded": 1}
 
 
 def make_core(name, variant=None, device_key=None):
-    """`variant`: the SHA-2 cores' ("folded" or "basic"); `device_key`: the SHA-256
-    engine's HMAC device key (bytes); None: the tree's, keys/device_key (gateware/devicekey.py)."""
-    if name == "sha256":
+    """`variant`: the SHA-2 cores' ("folded" or "basic"); `device_key`: the SHA-2 engines'
+    HMAC device key (bytes); None: the tree's, keys/device_key (gateware/devicekey.py)."""
+    if name in ("sha256", "sha512"):
         from . import devicekey
+        from .sha2.core import SHA2Core
         from .sha256.core import SHA256Core
         from .sha256.hmac import HmacCore
         key = devicekey.load() if device_key is None else device_key
-        return HmacCore(SHA256Core(variant=variant or "folded"), key)
-    if name == "sha512":
-        from .sha2.core import SHA2Core
-        return SHA2Core("sha512", variant=variant or "folded")
+        sha = SHA256Core(variant=variant or "folded") if name == "sha256" else SHA2Core(name, variant=variant or "folded")
+        return HmacCore(sha, key)
     if name == "keccak":
         from .keccak.core import KeccakCore
         return KeccakCore()
@@ -51,7 +52,7 @@ def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone",
     """`dma_bus`, `dma_depth`, `dma_pause_words`: see HashEngine; `device_key`: make_core."""
     spec = SPECS[name]
     return HashEngine(make_core(name, variant, device_key), modes=spec.modes, xof_modes=spec.xof_modes,
-                      dma_window=dma_window, dma_bus=dma_bus, **dma_kw)
+                      key_words=spec.key_words, dma_window=dma_window, dma_bus=dma_bus, **dma_kw)
 
 
 def variant_code(name, variant):

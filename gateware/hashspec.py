@@ -8,7 +8,7 @@ the sticky error bits, the interrupt events and the data-window layout both engi
 and the provider numbers of the driver and the `hash` system call.
 
 HMAC (RFC 2104) is a construction over an algorithm, not an algorithm of its own: the
-SHA-256 engine runs it in extra modes (HMAC_ALGORITHMS x HMAC_KEYS, below), the driver and
+SHA-2 engines run it in extra modes (HMAC_ALGORITHMS x HMAC_KEYS, below), the driver and
 the system call take a hash algorithm plus a key.
 
 Everything else is derived from this module, nothing is copied from it:
@@ -34,6 +34,7 @@ class Engine:
     name: str        # "sha256": CSR/memory region names, C's HASH_ENGINE_SHA256
     ident: str       # the ID register: four ASCII characters, first in bits 31:24
     ctx_words: int   # context-window words that hold an exported message state
+    key_words: int   # the window's key words it decodes (an HMAC engine: its block; the rest ignored)
     doc: str
 
     @property
@@ -68,7 +69,7 @@ class Bit:
 @dataclass(frozen=True)
 class KeySource:
     name: str        # C: HASH_HMAC_KEY_<NAME>
-    mode_bits: int   # OR-ed into the hash's mode number: the engine's HMAC mode
+    bits: int        # above the engine's hash mode field (hmac_shift): HMAC, then the device key
     doc: str
 
 
@@ -84,10 +85,11 @@ class Region:
 ENGINE_VERSION = (1, 0)     # major, minor: the version register of both engines
 
 ENGINES = (
-    Engine("sha256", "SHA2", 10, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
-    Engine("keccak", "KECC", 52, "Keccak-f[1600] sponge (FIPS 202); context: the 25 lanes (lane i at words 2i, "
-                                 "2i+1), then the 64-bit byte count"),
-    Engine("sha512", "SHA5", 18, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
+    Engine("sha256", "SHA2", 10, 16, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
+    Engine("keccak", "KECC", 52, 16, "Keccak-f[1600] sponge (FIPS 202); context: the 25 lanes (lane i at words 2i, "
+                                 "2i+1), then the 64-bit byte count; key words: reserved for KMAC's key (written and "
+                                     "ignored)"),
+    Engine("sha512", "SHA5", 18, 32, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
                                  "64-bit word as two byte-swapped words (so memory order is digest order), then "
                                  "the 64-bit byte count"),
 )
@@ -146,20 +148,22 @@ WINDOW = (
            "a store to `0x1000 + 4*k` (k = 0..4) pushes the final k bytes and closes the message"),
     Region("ctx", 0x2000, 4 * 64, "read / write",
            "context word i at `0x2000 + 4*i`: the digest or output block; export / import of a message"),
-    Region("key", 0x3000, 64, "write",
-           "SHA-256 engine: HMAC key word i (K0, first byte in bits 7:0) at `0x3000 + 4*i`; reads "
-           "return 0; written while no message is open"),
+    Region("key", 0x3000, 128, "write",
+           "HMAC key word i (K0, first byte in bits 7:0) at `0x3000 + 4*i`, i below the engine's "
+           "block in words (SHA-256: 16, SHA-512: 32); reads return 0; written while no message is open"),
 )
 
-# HMAC (RFC 2104, FIPS 198-1) on the SHA-256 engine: HMAC(K, m) = H((K0 ^ opad) ||
-# H((K0 ^ ipad) || m)), K0 = the key padded with zeros to the 64-byte block (a longer key
+# HMAC (RFC 2104, FIPS 198-1) on the SHA-2 engines: HMAC(K, m) = H((K0 ^ opad) ||
+# H((K0 ^ ipad) || m)), K0 = the key padded with zeros to the hash's block (a longer key
 # is hashed first: the driver does that). The engine's mode is the hash's mode OR-ed with
-# the key source's bits; it injects K0 ^ ipad after `init` and runs the outer hash after
-# the message's end by itself, so `done` means the MAC is in the context words.
-HMAC_ALGORITHMS = ("SHA256", "SHA224")
+# the key source's bits shifted above the hash's mode field (hmac_shift: 1 bit on the
+# SHA-256 engine, 2 on the SHA-512 engine); it injects K0 ^ ipad after `init` and runs the
+# outer hash after the message's end by itself, so `done` means the MAC is in the context
+# words.
+HMAC_ALGORITHMS = ("SHA256", "SHA224", "SHA512", "SHA384")
 HMAC_KEYS = (
-    KeySource("window", 0x2, "software's key: K0 in the window's key words (write-only)"),
-    KeySource("device", 0x6, "the device key: a constant fixed when the gateware was built, which no "
+    KeySource("window", 0x1, "software's key: K0 in the window's key words (write-only)"),
+    KeySource("device", 0x3, "the device key: a constant fixed when the gateware was built, which no "
                              "register or bus read returns"),
 )
 HMAC_IPAD = 0x36
@@ -246,13 +250,19 @@ def algorithms_of(engine_name):
     return sorted((a for a in ALGORITHMS if a.engine == engine_name), key=lambda a: a.mode)
 
 
+def hmac_shift(engine_name):
+    """Where the key source's bits start in the engine's mode: above its hash modes."""
+    return max(a.mode for a in algorithms_of(engine_name)).bit_length()
+
+
 def hmac_mode(alg, key_source):
     """The engine mode of HMAC over algorithm `alg` with key source `key_source` (names)."""
-    return algorithm(alg).mode | next(k for k in HMAC_KEYS if k.name == key_source).mode_bits
+    a = algorithm(alg)
+    return a.mode | next(k for k in HMAC_KEYS if k.name == key_source).bits << hmac_shift(a.engine)
 
 
 def hmac_modes(engine_name):
-    return tuple(algorithm(a).mode | k.mode_bits for a in HMAC_ALGORITHMS for k in HMAC_KEYS
+    return tuple(hmac_mode(a, k.name) for a in HMAC_ALGORITHMS for k in HMAC_KEYS
                  if algorithm(a).engine == engine_name)
 
 

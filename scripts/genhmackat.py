@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""RFC 4231's HMAC-SHA-224/256 test cases as a C header, for the bare-metal firmware.
+"""RFC 4231's HMAC-SHA-224/256/384/512 test cases as a C header, for the bare-metal firmware.
 
     python3 scripts/genhmackat.py OUT.h
 
 The keys and messages come from the `cryptography_vectors` package's
-HMAC/rfc-4231-{sha224,sha256}.txt (never typed by hand); the expected MACs are left out on
+HMAC/rfc-4231-{sha224,sha256,sha384,sha512}.txt (never typed by hand); the expected MACs are left out on
 purpose: the firmware prints what the driver computes and tests/test_soc_firmware.py
 compares it with the same files and with Python's hmac. Run by firmware/baremetal/Makefile
 with the venv's Python.
@@ -19,10 +19,11 @@ from vectors import load_rsp  # noqa: E402
 
 
 def cases():
-    """The cases of both files, which RFC 4231 shares between its hashes: (key, msg)."""
+    """The cases of the four files, which RFC 4231 shares between its hashes: (key, msg)."""
     a = [(r["Key"], r["Msg"]) for r in load_rsp("HMAC/rfc-4231-sha256.txt")]
-    b = [(r["Key"], r["Msg"]) for r in load_rsp("HMAC/rfc-4231-sha224.txt")]
-    assert a == b, "RFC 4231's SHA-224 and SHA-256 cases differ"
+    for h in ("sha224", "sha384", "sha512"):
+        b = [(r["Key"], r["Msg"]) for r in load_rsp(f"HMAC/rfc-4231-{h}.txt")]
+        assert a == b, f"RFC 4231's SHA-256 and {h} cases differ"
     return [(bytes.fromhex(k), bytes.fromhex(m)) for k, m in a]
 
 

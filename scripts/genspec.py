@@ -87,14 +87,16 @@ def c_header():
           f"#define HASH_SG_DESC_WORDS {S.SG_DESC_WORDS}"]
     for i, w in enumerate(S.SG_DESC):
         L.append(f"#define HASH_SG_{w.name.upper()} {i} /* word {i}: {w.doc} */")
-    L += ["", "/* HMAC on the SHA-256 engine (hash_hmac_begin): ctrl.mode = the hash's mode OR-ed with",
-          " * a key source's bits. X(ALG) for each algorithm the engine can HMAC. */",
-          "#define HASH_HMAC_TABLE(X) " + " ".join(f"X({a})" for a in S.HMAC_ALGORITHMS)]
+    L += ["", "/* HMAC on the SHA-2 engines (hash_hmac_begin): ctrl.mode = the hash's mode OR-ed with",
+          " * a key source's bits shifted left by SHIFT (above the engine's hash modes). X(ALG, SHIFT)",
+          " * for each algorithm an engine can HMAC; K0 is the algorithm's block in key words. */",
+          "#define HASH_HMAC_TABLE(X) " + " ".join(f"X({a}, {S.hmac_shift(S.algorithm(a).engine)})"
+                                                  for a in S.HMAC_ALGORITHMS)]
     for k in S.HMAC_KEYS:
-        L.append(f"#define HASH_HMAC_KEY_{k.name.upper()} 0x{k.mode_bits:X} /* {k.doc} */")
+        L.append(f"#define HASH_HMAC_KEY_{k.name.upper()} 0x{k.bits:X} /* {k.doc} */")
     L += [f"#define HASH_HMAC_IPAD 0x{S.HMAC_IPAD:02X}",
           f"#define HASH_HMAC_OPAD 0x{S.HMAC_OPAD:02X}",
-          f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* K0: the window's key words */",
+          f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* the window's key words: the largest K0 */",
           f"#define HASH_DEVICE_KEY_BYTES {S.DEVICE_KEY_BYTES} /* keys/device_key */",
           f'#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "{S.DEVICE_KEY_FINGERPRINT_LABEL}"',
           f"#define HASH_DEVICE_KEY_FINGERPRINT_BYTES {S.DEVICE_KEY_FINGERPRINT_BYTES} "
@@ -145,7 +147,7 @@ def table_modes():
             a = S.algorithm(name)
             if a.engine == e.name:
                 for k in S.HMAC_KEYS:
-                    L.append(f"| {a.mode | k.mode_bits} | HMAC-{a.title}, key: {k.name} | {a.block} | "
+                    L.append(f"| {S.hmac_mode(name, k.name)} | HMAC-{a.title}, key: {k.name} | {a.block} | "
                              f"(SHA-2 padding) | {a.digest} |")
         L.append("")
     return L[:-1]

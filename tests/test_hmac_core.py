@@ -57,14 +57,17 @@ def run(bench, variant="folded", family="sha256", **kw):
     simulate(HmacCore(core, DEVICE_KEY), bench, family, HmacDriver, **kw)
 
 
-def test_sha256_modes_are_hashspecs():
-    """The SHA-256 engine's HMAC modes are the one description's (hashspec.hmac_mode)."""
-    core = HmacCore(SHA256Core("folded"), DEVICE_KEY)
+def test_modes_are_hashspecs():
+    """Each SHA-2 engine's HMAC modes and key words are the one description's
+    (hashspec.hmac_mode, Engine.key_words)."""
+    cores = {"sha256": HmacCore(SHA256Core("folded"), DEVICE_KEY), "sha512": HmacCore(SHA2Core("sha512"), DEVICE_KEY)}
     for alg in hashspec.HMAC_ALGORITHMS:
+        a = hashspec.algorithm(alg)
         for k in hashspec.HMAC_KEYS:
-            assert hashspec.hmac_mode(alg, k.name) == hashspec.algorithm(alg).mode | core.mode_bits(k.name)
-    sha512 = HmacCore(SHA2Core("sha512"), DEVICE_KEY)
-    assert (sha512.mode_bits("window"), sha512.mode_bits("device"), sha512.block_words) == (0x4, 0xC, 32)
+            assert hashspec.hmac_mode(alg, k.name) == a.mode | cores[a.engine].mode_bits(k.name)
+    assert (cores["sha512"].mode_bits("window"), cores["sha512"].mode_bits("device")) == (0x4, 0xC)
+    assert (cores["sha256"].mode_bits("window"), cores["sha256"].mode_bits("device")) == (0x2, 0x6)
+    assert [c.block_words for c in cores.values()] == [hashspec.engine(e).key_words for e in cores] == [16, 32]
 
 
 @pytest.mark.parametrize("family,variant", [("sha256", "folded"), ("sha256", "basic"),

@@ -2,26 +2,31 @@
 # amaranth: UnusedElaboratable=no
 """The SHA-512 engine: the shared frontend (gateware/common/engine.py) around the SHA-2
 core on 64-bit words. What differs from the SHA-256 engine: four modes, 128-byte blocks,
-an 18-word context. Window PIO, DMA at any alignment, export/import through the window,
-a mode it does not have, and the DMA rate; digests against hashlib. (Scatter-gather:
+an 18-word context, a 32-word HMAC key. Window PIO, DMA at any alignment, export/import
+through the window, a mode it does not have, HMAC-SHA-512/384 through the window's key words
+and with the device key, and the DMA rate; digests against hashlib and hmac. (Scatter-gather:
 tests/test_sg_dma.py.)
 """
 
 import hashlib
+import hmac
 import random
 
 from enginebench import RAM_BASE, run
 from gateware import hashspec
-from gateware.common.engine import CTX_WORD, ERR_BAD_MODE
+from gateware.common.engine import CTX_WORD, ERR_BAD_MODE, ERR_BUSY, KEY_WORD
 from gateware.engines import make_engine
+from gateware.sha256.hmac import key_words
 
 ALGS = hashspec.algorithms_of("sha512")
 CTX_WORDS = hashspec.engine("sha512").ctx_words
 NO_MODE = min(set(range(16)) - set(hashspec.modes("sha512")))
+KEY_WORDS = hashspec.engine("sha512").key_words
+DEVICE_KEY = bytes(range(0x80, 0x80 + hashspec.DEVICE_KEY_BYTES))
 
 
 def engine():
-    return make_engine("sha512", dma_window=(RAM_BASE, 1 << 20))
+    return make_engine("sha512", dma_window=(RAM_BASE, 1 << 20), device_key=DEVICE_KEY)
 
 
 async def digest(b, alg):
@@ -100,3 +105,38 @@ def test_dma_rate_is_engine_bound():
     clocks, d = run(engine(), body)
     assert d == hashlib.sha512(bytes(n)).digest()
     assert clocks <= 1.05 * 80 * (n // 128 + 1), clocks
+
+
+def test_hmac_through_the_key_words():
+    """HMAC-SHA-512 and -384 (hashspec's modes) with keys of 128 bytes (all 32 key words) and
+    20 bytes, by DMA and PIO; the key words read 0 and are refused while a message is open;
+    the device key. MACs against Python's hmac."""
+    rng = random.Random(5)
+    key128, key20, msg = rng.randbytes(128), rng.randbytes(20), rng.randbytes(300)
+    cases = [("SHA512", "window", key128, True), ("SHA384", "window", key20, False),
+             ("SHA512", "device", None, True), ("SHA384", "device", None, False)]
+
+    async def body(b):
+        out = []
+        b.put(RAM_BASE, msg)
+        for alg, source, key, by_dma in cases:
+            if key is not None:
+                for i, w in enumerate(key_words(key, KEY_WORDS)):
+                    await b.write(KEY_WORD + i, w)
+            await b.init(hashspec.hmac_mode(alg, source))
+            if by_dma:
+                await b.dma(RAM_BASE, len(msg), last=True)
+            else:
+                await b.pio(msg)
+            out.append(await digest(b, hashspec.algorithm(alg)))
+        reads = [await b.read(KEY_WORD + i) for i in range(KEY_WORDS)]
+        await b.init(hashspec.hmac_mode("SHA512", "window"))
+        await b.write(KEY_WORD + 31, 1)            # refused: a message is open
+        busy = (b.ctx.get(b.dut.errors) >> ERR_BUSY) & 1
+        return out, reads, busy
+
+    out, reads, busy = run(engine(), body)
+    for (alg, _, key, _), mac in zip(cases, out):
+        name = hashspec.algorithm(alg).hashlib
+        assert mac == hmac.new(DEVICE_KEY if key is None else key, msg, name).digest(), alg
+    assert set(reads) == {0} and busy

@@ -142,6 +142,7 @@ def test_hmac_rows(console):
     taking the engine between pieces, and the device key (keys/device_key, which the
     simulator's engine was built with)."""
     rows = records(console, "H")
+    engines = engines_found(console)
     seen = set()
     for _, alg, path, keylen, n, mac in rows:
         name = hashspec.algorithm(alg).hashlib
@@ -149,9 +150,10 @@ def test_hmac_rows(console):
         assert mac == hmac.new(key, pattern(int(n)), name).hexdigest(), (alg, path, keylen, n)
         seen.add((alg, path))
     for alg in hashspec.HMAC_ALGORITHMS:
-        title = hashspec.algorithm(alg).title
-        for path in ("sw", "pio", "dma", "irq", "stream", "streampio", "dev", "devpio", "devstream"):
-            assert (title, path) in seen, (title, path)
+        a = hashspec.algorithm(alg)
+        hw = ("pio", "dma", "irq", "stream", "streampio", "dev", "devpio", "devstream")
+        for path in ("sw",) + (hw if a.engine in engines else ()):
+            assert (a.title, path) in seen, (a.title, path)
     assert ("SHA-256", "afterabort") in seen
 
 
@@ -159,6 +161,7 @@ def test_hmac_rfc4231(console):
     """RFC 4231's cases (cryptography_vectors' files, compiled into the firmware by
     scripts/genhmackat.py) on every path and streamed: the MACs are the files'."""
     rows = records(console, "R")
+    engines = engines_found(console)
     seen = set()
     for alg in hashspec.HMAC_ALGORITHMS:
         a = hashspec.algorithm(alg)
@@ -167,7 +170,7 @@ def test_hmac_rfc4231(console):
             assert mac == want[int(case)], (title, case, path)
             seen.add((title, int(case), path))
         for case in range(len(want)):
-            for path in ("sw", "pio", "dma", "irq", "stream"):
+            for path in ("sw", "pio", "dma", "irq", "stream") if a.engine in engines else ("sw",):
                 assert (a.title, case, path) in seen, (a.title, case, path)
 
 

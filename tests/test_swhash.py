@@ -41,9 +41,9 @@ INCLUDE_DIR = ROOT / "firmware" / "libhash" / "include"
 BENCH_SRC = ROOT / "firmware" / "experiments" / "swhash_bench.c"
 SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "sha512_sw.c", SRC_DIR / "keccak_sw.c", SRC_DIR / "hmac_sw.c"]
 # What each object may reference: nothing (no libc, not even memcpy), except that the
-# HMAC is built on the SHA-256 functions.
+# HMAC is built on the SHA-2 functions.
 ALLOWED_EXTERNS = {"sha256_sw": set(), "sha512_sw": set(), "keccak_sw": set(),
-                   "hmac_sw": {"sha256_sw_init", "sha256_sw_update", "sha256_sw_final"}}
+                   "hmac_sw": {f"{h}_sw_{f}" for h in ("sha256", "sha512") for f in ("init", "update", "final")}}
 CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
 
 HOST_CC = os.environ.get("HOST_CC", "gcc")
@@ -294,7 +294,7 @@ def test_random_vs_hashlib(cli, alg, mode):
 
 
 # --------------------------------------------------------------------------
-# HMAC-SHA-256 / HMAC-SHA-224 (hmac_sw.c). NIST's CAVP HMAC.rsp is not in the
+# HMAC over every SHA-2 hash (hmac_sw.c). NIST's CAVP HMAC.rsp is not in the
 # cryptography-vectors package (50.0.2 ships RFC 2202/4231 only), so the references are
 # RFC 4231's cases from that package and Python's hmac module.
 
@@ -303,8 +303,12 @@ def hmac_cmd(alg, mode, seed, key, msg):
     return f"HMAC {alg} {mode} {seed} {key.hex() or '-'} {msg.hex() or '-'}"
 
 
+SHA2_NAMES = [a.name for a in hashspec.algorithms_of("sha256") + hashspec.algorithms_of("sha512")]
+RFC4231_NAMES = ["sha224", "sha256", "sha384", "sha512"]      # the RFC's hashes
+
+
 @pytest.mark.parametrize("mode", ["one", "chunk"])
-@pytest.mark.parametrize("alg", ["sha224", "sha256"])
+@pytest.mark.parametrize("alg", RFC4231_NAMES)
 def test_hmac_rfc4231(cli, alg, mode):
     cases = []
     for i, r in enumerate(load_rsp(f"HMAC/rfc-4231-{alg}.txt")):
@@ -315,17 +319,17 @@ def test_hmac_rfc4231(cli, alg, mode):
 
 
 @pytest.mark.parametrize("mode", ["one", "chunk"])
-@pytest.mark.parametrize("alg", ["sha224", "sha256"])
+@pytest.mark.parametrize("alg", SHA2_NAMES)
 def test_hmac_vs_python(cli, alg, mode):
-    """Keys of every length around the block (64: padded; 65+: hashed first, RFC 2104),
-    messages around the block boundaries of both hashes."""
+    """Keys of every length around the block (64 or 128: padded; longer: hashed first,
+    RFC 2104), messages around the block boundaries of both families."""
     rng = random.Random(f"hmac-{alg}-{mode}")
-    keys = [0, 1, 20, 28, 32, 63, 64, 65, 100, 128, 131, 200]
+    keys = [0, 1, 20, 28, 32, 63, 64, 65, 100, 127, 128, 129, 131, 200, 300]
     cases = []
     for i, kl in enumerate(keys * 3):
         key = rng.randbytes(kl)
-        msg = rng.randbytes(rng.choice([0, 1, 55, 56, 63, 64, 65, 119, 128, rng.randrange(0, 2000)]))
-        want = hmac.new(key, msg, alg).hexdigest()
+        msg = rng.randbytes(rng.choice([0, 1, 55, 56, 63, 64, 65, 111, 112, 119, 128, 129, 239, rng.randrange(0, 2000)]))
+        want = hmac.new(key, msg, hashspec.algorithm(alg).hashlib).hexdigest()
         cases.append((hmac_cmd(alg, mode, i, key, msg), want, f"key {kl} msg {len(msg)}"))
     check_batch(cli, cases, f"HMAC {alg} [{mode}]")
 

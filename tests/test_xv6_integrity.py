@@ -134,8 +134,12 @@ def test_clean_boot_sums_and_hmac(qemu_build):
     hashdata = open(os.path.join(qemu_build, "hashdata"), "rb").read()
     devmac = hmac.new(QEMU_KEY, readme, "sha256").hexdigest()
     bad = devmac[:-1] + ("0" if devmac[-1] != "0" else "1")
+    devmac512 = hmac.new(QEMU_KEY, readme, "sha512").hexdigest()
+    key130 = "k" * 130      # longer than SHA-384's 128-byte block: hashed first
     cmds = ["ls", "echo hello", "sha256sum -c manifest", "sha256sum -p user -c manifest",
             "hmac -k secret README hashdata", "hmac -p sw -a sha224 -k secret README",
+            "hmac -p sw -a sha512 -k secret README", f"hmac -p user -a sha384 -k {key130} hashdata",
+            f"hmac -a sha512 -d -c {devmac512} README", "hmac -a sha3-256 -k secret README",
             "hmac -p user -k secret README", "hmac -k 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ hashdata",
             f"hmac -d -c {devmac} README", f"hmac -d -c {bad} README", "hmac -d README",
             "hmac -p hw -k secret README", "verify", "measure"]
@@ -156,6 +160,13 @@ def test_clean_boot_sums_and_hmac(qemu_build):
     assert out["hmac -p sw -a sha224 -k secret README"].strip() == \
         f"{hmac.new(k, readme, 'sha224').hexdigest()}  README"
     assert out["hmac -p user -k secret README"].strip() == f"{hmac.new(k, readme, 'sha256').hexdigest()}  README"
+    assert out["hmac -p sw -a sha512 -k secret README"].strip() == \
+        f"{hmac.new(k, readme, 'sha512').hexdigest()}  README"
+    assert out[f"hmac -p user -a sha384 -k {key130} hashdata"].strip() == \
+        f"{hmac.new(key130.encode(), hashdata, 'sha384').hexdigest()}  hashdata"
+    assert out[f"hmac -a sha512 -d -c {devmac512} README"].strip() == "README: OK"
+    hmac_names = " ".join(hashspec.algorithm(a).name for a in hashspec.HMAC_ALGORITHMS)
+    assert f"ALG (default sha256): {hmac_names}" in out["hmac -a sha3-256 -k secret README"]
     long_key = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ"    # > one block
     assert out[f"hmac -k {long_key.decode()} hashdata"].strip() == \
         f"{hmac.new(long_key, hashdata, 'sha256').hexdigest()}  hashdata"
@@ -476,10 +487,12 @@ def test_litex_engine_enforce():
     assert files["manifest.mac"].decode().strip() == manifest_mac(key, files["manifest"], KERNEL_VERSION)
     readme = open(README, "rb").read()
     devmac = hmac.new(key, readme, "sha256").hexdigest()
+    devmac384 = hmac.new(key, readme, "sha384").hexdigest()     # the SHA-512 engine's device key
     # sh with its input empty and its output in a file (exectime): it prints its prompt
     # there, 2 bytes, or "exec sh failed" if it was refused
     cmds = ["ls", "echo hello", "exectime -n 1 sh", "wc exectime.out", "sha256sum -p hw -c manifest",
             "hmac -p hw -k secret README", "hmac -p hw -a sha224 -k secret hashdata",
+            "hmac -p hw -a sha512 -k secret hashdata", f"hmac -a sha384 -d -c {devmac384} README",
             f"hmac -d -c {devmac} README", f"hmac -p sw -d -c {devmac} README",
             "exectime -w ls README", "exectime ls README",
             "echo x >> wc", "wc README"]
@@ -502,6 +515,9 @@ def test_litex_engine_enforce():
     hashdata = open(os.path.join(build, "hashdata"), "rb").read()
     assert out["hmac -p hw -a sha224 -k secret hashdata"].strip() == \
         f"{hmac.new(b'secret', hashdata, 'sha224').hexdigest()}  hashdata"
+    assert out["hmac -p hw -a sha512 -k secret hashdata"].strip() == \
+        f"{hmac.new(b'secret', hashdata, 'sha512').hexdigest()}  hashdata"
+    assert out[f"hmac -a sha384 -d -c {devmac384} README"].strip() == "README: OK"
     assert out[f"hmac -d -c {devmac} README"].strip() == "README: OK"
     assert out[f"hmac -p sw -d -c {devmac} README"].strip() == "README: FAILED"
     # -w makes every exec of ls a first one (a write drops the verified mark); then the

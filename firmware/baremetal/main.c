@@ -193,8 +193,9 @@ static void known_answers(void)
 }
 
 /*
- * HMAC (hash_hmac, hash_hmac_begin): keys around the block (64 bytes; 65 and 131 are
- * hashed first), messages around it, on every path; streamed in pieces with a plain hash
+ * HMAC (hash_hmac, hash_hmac_begin) over every hash of HASH_HMAC_TABLE: keys around the
+ * blocks (64 and 128 bytes; longer ones are hashed first), messages around them, on every
+ * path; streamed in pieces with a plain hash
  * of another context between them on the same engine (each piece then imports the HMAC
  * state: key words, init, the ipad block, the context); the device key on the engine.
  * The host checks every H row with Python's hmac (the device key: keys/device_key).
@@ -225,16 +226,24 @@ static int hmac_streamed(
   return r < 0 ? r : hash_final(&c, out, sizeof(out));
 }
 
+/* The algorithms the driver can HMAC, from the one description. */
+static const int hmac_algs[] = {
+#define X(key, shift) HASH_##key,
+  HASH_HMAC_TABLE(X)
+#undef X
+};
+#define N_HMAC_ALGS (int)(sizeof(hmac_algs) / sizeof(hmac_algs[0]))
+
 /* RFC 4231's cases on every path, one-shot and streamed (a hash of another context
  * between the pieces). */
 static void rfc4231_rows(void)
 {
-  int hw = have_engine(HASH_SHA256);
-  for (int alg = HASH_SHA256; alg <= HASH_SHA224; alg++)
+  for (int a = 0; a < N_HMAC_ALGS; a++) {
+    int alg = hmac_algs[a], hw = have_engine(alg);
     for (unsigned i = 0; i < sizeof(rfc4231) / sizeof(rfc4231[0]); i++) {
       for (int p = 0; p < (hw ? 5 : 1); p++) {
         int r = p < 4 ? hash_hmac(alg, path_prov[p], path_flags[p], rfc4231[i].key, rfc4231[i].keylen,
-                            rfc4231[i].msg, rfc4231[i].len, out, 32)
+                            rfc4231[i].msg, rfc4231[i].len, out, 64)
                       : hmac_streamed(
                             alg, 0, rfc4231[i].key, rfc4231[i].keylen, rfc4231[i].msg, rfc4231[i].len);
         printf("R %s %u %s ", hash_alg_name(alg), i, p < 4 ? path_name[p] : "stream");
@@ -245,6 +254,7 @@ static void rfc4231_rows(void)
         printf("\n");
       }
     }
+  }
 }
 
 /* A device-key HMAC switched out mid-message (another context takes the engine, so the
@@ -280,29 +290,29 @@ static int devkey_state_left(int how)
 static void hmac_rows(void)
 {
   rfc4231_rows();
-  static const int keylens[] = { 0, 20, 64, 65, 131 };
-  static const size_t lens[] = { 0, 5, 55, 64, 65, 300 };
+  static const int keylens[] = { 0, 20, 64, 65, 128, 131 };
+  static const size_t lens[] = { 0, 5, 55, 64, 65, 112, 300 };
   const uint8_t *key = msgbuf + 64;
-  int hw = have_engine(HASH_SHA256);
-  for (int alg = HASH_SHA256; alg <= HASH_SHA224; alg++) {
+  for (int a = 0; a < N_HMAC_ALGS; a++) {
+    int alg = hmac_algs[a], hw = have_engine(alg);
     for (unsigned k = 0; k < sizeof(keylens) / sizeof(keylens[0]); k++)
       for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
         for (int p = 0; p < (hw ? 4 : 1); p++) {
           if (p != 2 && (k + i + p) % 3) /* every pair by DMA, a third on the other paths */
             continue;
-          int r = hash_hmac(alg, path_prov[p], path_flags[p], key, keylens[k], msgbuf, lens[i], out, 32);
+          int r = hash_hmac(alg, path_prov[p], path_flags[p], key, keylens[k], msgbuf, lens[i], out, 64);
           h_row(alg, path_name[p], keylens[k], lens[i], r);
         }
     if (!hw)
       continue;
-    h_row(alg, "dma", 100, 4096, hash_hmac(alg, HASH_PROV_HW, HASH_F_DMA, key, 100, msgbuf, 4096, out, 32));
+    h_row(alg, "dma", 100, 4096, hash_hmac(alg, HASH_PROV_HW, HASH_F_DMA, key, 100, msgbuf, 4096, out, 64));
     h_row(alg, "stream", 65, 1000, hmac_streamed(alg, 0, key, 65, msgbuf, 1000));
     h_row(alg, "streampio", 20, 1000, hmac_streamed(alg, HASH_F_PIO, key, 20, msgbuf, 1000));
     for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
       h_row(alg, "dev", -1, lens[i],
-          hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, lens[i], out, 32));
+          hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, lens[i], out, 64));
     h_row(alg, "devpio", -1, 300,
-        hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY | HASH_F_PIO, 0, 0, msgbuf, 300, out, 32));
+        hash_hmac(alg, HASH_PROV_HW, HASH_F_DEVKEY | HASH_F_PIO, 0, 0, msgbuf, 300, out, 64));
     h_row(alg, "devstream", -1, 1000, hmac_streamed(alg, HASH_F_DEVKEY, 0, 0, msgbuf, 1000));
   }
   check("hmac_bad_alg", hash_hmac(HASH_SHA3_256, HASH_PROV_SW, 0, "k", 1, "x", 1, out, 32), HASH_ERR_ALG);
@@ -312,16 +322,25 @@ static void hmac_rows(void)
   check("hmac_devkey_sw_nodev", hash_hmac(HASH_SHA256, HASH_PROV_SW, HASH_F_DEVKEY, 0, 0, "x", 1, out, 32),
       HASH_ERR_NODEV);
   check("hmac_short_out", hash_hmac(HASH_SHA256, HASH_PROV_SW, 0, "k", 1, "x", 1, out, 31), HASH_ERR_LEN);
-  if (!hw)
+  if (!have_engine(HASH_SHA256))
     return;
-  /* The key words read 0, after a MAC under a key and one under the device key. */
+  /* The key words read 0, after a MAC under a key and one under the device key, on each
+   * SHA-2 engine the SoC has. */
   uint32_t any = 0;
-  hash_hmac(HASH_SHA256, HASH_PROV_HW, 0, key, 64, msgbuf, 64, out, 32);
-  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
-    any |= *(volatile uint32_t *)(HASH_SHA256_WIN_BASE + HWIN_KEY + 4 * i);
-  hash_hmac(HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, 64, out, 32);
-  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
-    any |= *(volatile uint32_t *)(HASH_SHA256_WIN_BASE + HWIN_KEY + 4 * i);
+  static const struct {
+    int alg;
+    uintptr_t win;
+  } keyed[] = { { HASH_SHA256, HASH_SHA256_WIN_BASE }, { HASH_SHA512, HASH_SHA512_WIN_BASE } };
+  for (unsigned e = 0; e < sizeof(keyed) / sizeof(keyed[0]); e++) {
+    if (!have_engine(keyed[e].alg))
+      continue;
+    hash_hmac(keyed[e].alg, HASH_PROV_HW, 0, key, 128, msgbuf, 64, out, 64);
+    for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+      any |= *(volatile uint32_t *)(keyed[e].win + HWIN_KEY + 4 * i);
+    hash_hmac(keyed[e].alg, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, 64, out, 64);
+    for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+      any |= *(volatile uint32_t *)(keyed[e].win + HWIN_KEY + 4 * i);
+  }
   check("hmac_key_reads_zero", (int)any, 0);
   /* A context abandoned mid-HMAC leaves no key behind: the next MAC is right. */
   struct hash_ctx c;

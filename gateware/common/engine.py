@@ -38,7 +38,6 @@ FINAL_WORDS = _FINAL.size >> 2                                      # k = 0..FIN
 CTX_WORD = _CTX.offset >> 2
 CTX_WORDS = _CTX.size >> 2
 KEY_WORD = _KEY.offset >> 2
-KEY_WORDS = _KEY.size >> 2
 
 # Sticky error bits: their numbers, names and docs are hashspec.ERRORS.
 ERROR_NAMES = [b.name for b in hashspec.ERRORS]
@@ -114,6 +113,8 @@ class HashEngine(wiring.Component):
     """The frontend around `core` (a component obeying docs/engine-interface.md).
 
     `modes`: the mode numbers the core implements; `xof_modes`: those that may squeeze.
+    `key_words`: the window's key words the engine decodes (hashspec's Engine.key_words);
+    a write to another key word is ignored as a write outside every region is.
     `dma_bus`: "wishbone" (m_* ports: a classic Wishbone master, what the on-chip-RAM
     simulation uses) or "stream" (`dma_port`: the reader's pipelined port, for
     an adapter such as gateware/litedram_dma.py). `dma_depth` reads may be outstanding;
@@ -125,9 +126,11 @@ class HashEngine(wiring.Component):
     report it, and a DMA must never read device registers on an OS's behalf.
     """
 
-    def __init__(self, core, modes, xof_modes=(), dma_window=(0, 1 << 32), dma_bus="wishbone",
+    def __init__(self, core, modes, xof_modes=(), key_words=16, dma_window=(0, 1 << 32), dma_bus="wishbone",
                  dma_depth=FIFO_DEPTH, dma_pause_words=None):
+        assert 0 < key_words <= _KEY.size >> 2
         self.core = core
+        self.key_words = key_words
         self.dma_window = dma_window
         self.modes = tuple(modes)
         self.xof_modes = tuple(xof_modes)
@@ -196,7 +199,7 @@ class HashEngine(wiring.Component):
         m.d.comb += final_k.eq(w_adr - FINAL_WORD)
         in_final = (w_adr >= FINAL_WORD) & (w_adr <= FINAL_WORD + FINAL_WORDS - 1)
         in_ctx = (w_adr >= CTX_WORD) & (w_adr < CTX_WORD + CTX_WORDS)
-        in_key = (w_adr >= KEY_WORD) & (w_adr < KEY_WORD + KEY_WORDS)
+        in_key = (w_adr >= KEY_WORD) & (w_adr < KEY_WORD + self.key_words)
         push = req & w_we & (in_data | in_final)
         push_ok = push & open_ & ~dma_running
         ctx_rd_wait = Signal()

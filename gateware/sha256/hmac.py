@@ -5,10 +5,9 @@ SHA-256 engine's), HMAC-SHA-512/384 (and /512-224, /512-256) around SHA2Core("sh
 Interface: the same hash-engine core contract as the SHA-2 core (docs/engine-interface.md),
 so the shared frontend drives it unchanged. Modes: the core's (passed through), and the
 HMAC modes: above the hash's mode field (1 bit for SHA-256/224, 2 for the SHA-512 family:
-`sub_bits`) one bit for HMAC and one for the device key instead of the key words. For the
-SHA-256 engine these are gateware/hashspec.py's HMAC_ALGORITHMS x HMAC_KEYS (bit 1 HMAC,
-bit 2 the device key); the SHA-512 engine does not use this wrapper yet, so its HMAC modes
-(bits 2 and 3) are this module's only (`HmacCore.mode_bits`).
+`sub_bits`, hashspec.hmac_shift) one bit for HMAC and one for the device key instead of the
+key words: gateware/hashspec.py's HMAC_ALGORITHMS x HMAC_KEYS (SHA-256 engine: bit 1 HMAC,
+bit 2 the device key; SHA-512 engine: bits 2 and 3).
 
 Theory of operation
 ===================
@@ -61,7 +60,7 @@ from ..common.core_signature import hash_core_signature
 
 __all__ = ["HmacCore"]
 
-KEY_WORDS = hashspec.region("key").size // 4          # the SHA-256 family's block, in words
+KEY_WORDS = hashspec.engine("sha256").key_words       # the SHA-256 family's block, in words
 IPAD = hashspec.HMAC_IPAD * 0x01010101
 OPAD = hashspec.HMAC_OPAD * 0x01010101
 
@@ -97,15 +96,14 @@ class HmacCore(wiring.Component):
         self.capture_words = max(self.digest_words)         # the inner digest's words, at most
         assert self.block_words <= 32 and 2 + self.sub_bits <= 4
         self.device_words = key_words(device_key, self.block_words)
-        # Where hashspec describes this engine's HMAC modes, they are these.
-        if hashspec.hmac_modes(fam.engine):
-            assert all(k.mode_bits == self.mode_bits(k.name) for k in hashspec.HMAC_KEYS)
+        # The mode field and the key words are the one description's (gateware/hashspec.py).
+        assert self.sub_bits == hashspec.hmac_shift(fam.engine)
+        assert self.block_words == hashspec.engine(fam.engine).key_words
         super().__init__(hash_core_signature())
 
     def mode_bits(self, key_source):
         """The bits OR-ed into a hash's mode for HMAC with `key_source` ("window", "device")."""
-        hmac_bit = 1 << self.sub_bits
-        return hmac_bit | (hmac_bit << 1 if key_source == "device" else 0)
+        return next(k for k in hashspec.HMAC_KEYS if k.name == key_source).bits << self.sub_bits
 
     def elaborate(self, platform):
         m = Module()

@@ -185,7 +185,7 @@ static int hmac_user(
     return -1;
   int prov = khash_pick_provider(alg, provider, len);
   int flags = (prov == HASH_PROV_HW ? khash_hw_flags(len) : 0) | (devkey ? HASH_F_DEVKEY : 0);
-  if (hash_hmac_begin(&c, alg, prov, flags, key, keylen) < 0) /* also: alg not SHA-256/224 */
+  if (hash_hmac_begin(&c, alg, prov, flags, key, keylen) < 0) /* also: an alg with no HMAC */
     return -1;
   if (khash_update_user(&c, myproc()->pagetable, buf, len, KHASH_CHUNK) < 0) {
     hash_abort(&c);
@@ -220,7 +220,7 @@ int khash_hmac_user(int alg, int provider, uintptr ukey, uint keylen, uintptr bu
 int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr umac, uint maclen)
 {
   uint8_t want[HASH_MAX_DIGEST], mac[HASH_MAX_DIGEST];
-  if (alg != HASH_SHA256 && alg != HASH_SHA224)
+  if (!hash_alg_hmac(alg))
     return -1;
   if (maclen != (uint)hash_alg_digest_len(alg) || copyin(myproc()->pagetable, want, umac, maclen) < 0)
     return -1;

@@ -88,6 +88,9 @@ static void hmacargs(void)
   check(hmac(HASH_SHA256, HASH_PROV_AUTO, "key", 3, fox, n, o1) == 32 && eq(o1, foxmac, 32),
       "hmac auto: known MAC");
   check(hmac(HASH_SHA224, HASH_PROV_SW, "key", 3, fox, n, o1) == 28, "hmac sha224: 28 bytes");
+  check(hmac(HASH_SHA512, HASH_PROV_SW, "key", 3, fox, n, o1) == 64, "hmac sha512: 64 bytes");
+  check(hmac(HASH_SHA384, HASH_PROV_SW, "key", 3, fox, n, o1) == 48, "hmac sha384: 48 bytes");
+  check(hmac(HASH_SHA512_256, HASH_PROV_SW, "key", 3, fox, n, o1) == -1, "hmac of SHA-512/256: no");
   check(hmac(HASH_SHA3_256, HASH_PROV_SW, "key", 3, fox, n, o1) == -1, "hmac of SHA3-256: no");
   check(hmac(HASH_SHA256, HASH_PROV_USER, "key", 3, fox, n, o1) == -1, "hmac provider user: no");
   check(hmac(HASH_SHA256, -1, "key", 3, fox, n, o1) == -1, "hmac provider -1");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* hmac [-a sha256|sha224] [-p sw|hw|auto|user] -k KEY [file ...]
+/* hmac [-a ALG] [-p sw|hw|auto|user] -k KEY [file ...]
  *   "MAC  NAME" per file ("-" or none: standard input), HMAC under the
  *   bytes of KEY: the hmac() system call (user: in user space).
- * hmac [-a sha256|sha224] [-p sw|hw|auto] -d -c MAC [file ...]
+ * hmac [-a ALG] [-p sw|hw|auto] -d -c MAC [file ...]
+ *   ALG: an HMAC hash of HASH_HMAC_TABLE (the usage lists them), sha256 by default.
  *   "NAME: OK" if MAC (hex) is the device key's HMAC of the file, else
  *   "NAME: FAILED" (exit 1): hmacverify(). There is no way to print the
  *   device key's MAC: anyone who could get it could sign a manifest
@@ -58,8 +59,10 @@ static int unhex(uchar *d, const char *s, int n)
 
 static void usage(void)
 {
-  fprintf(2, "usage: hmac [-a sha256|sha224] [-p sw|hw|auto|user] -k KEY [file ...]\n"
-             "       hmac [-a sha256|sha224] [-p sw|hw|auto] -d -c MAC [file ...]\n");
+  fprintf(2, "usage: hmac [-a ALG] [-p sw|hw|auto|user] -k KEY [file ...]\n"
+             "       hmac [-a ALG] [-p sw|hw|auto] -d -c MAC [file ...]\n"
+             "ALG (default sha256):");
+  uh_hmacnames(2);
   exit(2);
 }
 
@@ -81,7 +84,7 @@ int main(int argc, char *argv[])
     else
       usage();
   }
-  if ((alg != HASH_SHA256 && alg != HASH_SHA224) || prov < 0 || (key != 0) == devkey)
+  if (alg < 0 || !hash_alg_hmac(alg) || prov < 0 || (key != 0) == devkey)
     usage();
   int mlen = uh_digestlen(alg);
   if (devkey && (check == 0 || prov == HASH_PROV_USER)) {

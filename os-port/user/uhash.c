@@ -31,6 +31,15 @@ void uh_algnames(int fd)
   fprintf(fd, "\n");
 }
 
+/* the names of those hmac() takes (HASH_HMAC_TABLE), the same way */
+void uh_hmacnames(int fd)
+{
+  for (int i = 0; i < HASH_ALG_COUNT; i++)
+    if (hash_alg_hmac(i))
+      fprintf(fd, " %s", names[i]);
+  fprintf(fd, "\n");
+}
+
 const char *uh_algname(int alg)
 {
   return hash_alg_name(alg);

@@ -75,6 +75,7 @@ void *memcpy(void *, const void *, uint);
 /* uhash.c: helpers of the hash programs */
 int uh_alg(const char *name);    /* "sha256" ... "keccak-512" -> alg, or -1 */
 void uh_algnames(int fd);        /* print every name, then a newline */
+void uh_hmacnames(int fd);       /* those of the HMAC hashes, the same way */
 const char *uh_algname(int alg); /* "SHA-256" ... */
 int uh_digestlen(int alg);       /* 0 for SHAKE */
 int uh_prov(const char *name);   /* "sw" "hw" "auto" "user" -> HASH_PROV_*, else -1 */

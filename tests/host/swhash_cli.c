@@ -43,8 +43,9 @@
  *       one update, final; prints c.digest_len bytes ("ERR" if final wrote
  *       beyond them).
  *   HMAC ALG MODE SEED HEXKEY HEXMSG
- *       hmac_sw.c: the MAC of HEXMSG under HEXKEY ("-" = empty), ALG sha256 or
- *       sha224, MODE one (one update) or chunk (random chunks, SEED as for H).
+ *       hmac_sw.c: the MAC of HEXMSG under HEXKEY ("-" = empty), ALG a SHA-2 hash
+ *       (sha256 ... sha512-256), MODE one (one update) or chunk (random chunks, SEED as
+ *       for H).
  *   QUIT
  */
 #include <stdint.h>
@@ -557,15 +558,15 @@ static int cmd_mode512(char **tok, int ntok)
 
 static int cmd_hmac(char **tok, int ntok)
 {
-  struct hmac_sha256_sw c;
-  uint8_t *key, *msg, out[32];
+  struct hmac_sw c;
+  const struct alg *alg;
+  uint8_t *key, *msg, out[64];
   size_t klen, mlen, i = 0;
-  int is224, chunk;
+  int chunk;
 
-  if (ntok != 6 || (strcmp(tok[1], "sha256") && strcmp(tok[1], "sha224")) ||
+  if (ntok != 6 || !(alg = find_alg(tok[1])) || alg->kind == K_KECCAK ||
       (strcmp(tok[2], "one") && strcmp(tok[2], "chunk")))
     return -1;
-  is224 = !strcmp(tok[1], "sha224");
   chunk = !strcmp(tok[2], "chunk");
   rng_seed(strtoull(tok[3], NULL, 10));
   key = unhex(tok[4], &klen);
@@ -575,16 +576,19 @@ static int cmd_hmac(char **tok, int ntok)
     free(msg);
     return -1;
   }
-  hmac_sha256_sw_init(&c, is224, klen ? key : NULL, klen);
+  hmac_sw_init(
+      &c, alg->kind == K_SHA512 ? HMAC_SW_SHA512 : HMAC_SW_SHA256, (int)alg->param, klen ? key : NULL, klen);
+  if (hmac_sw_mac_len(&c) != alg->digest)
+    return -1;
   while (chunk && i < mlen) {
     size_t n = rng_chunk();
     n = n < mlen - i ? n : mlen - i;
-    hmac_sha256_sw_update(&c, msg + i, n);
+    hmac_sw_update(&c, msg + i, n);
     i += n;
   }
-  hmac_sha256_sw_update(&c, msg + i, mlen - i);
-  hmac_sha256_sw_final(&c, out);
-  print_hex(out, is224 ? SHA224_SW_DIGEST_BYTES : SHA256_SW_DIGEST_BYTES);
+  hmac_sw_update(&c, msg + i, mlen - i);
+  hmac_sw_final(&c, out);
+  print_hex(out, alg->digest);
   putchar('\n');
   free(key);
   free(msg);

@@ -38,6 +38,21 @@ static const struct alg_info algs[HASH_ALG_COUNT] = {
 #undef ALG
 };
 
+/* HMAC over alg: where the key source's bits start in the engine's mode (HASH_HMAC_TABLE),
+ * or -1 if no engine HMACs alg. */
+static int hmac_shift(int alg)
+{
+#define X(key, shift) alg == HASH_##key ? shift:
+  return HASH_HMAC_TABLE(X) - 1;
+#undef X
+}
+
+/* The software HMAC's family for a SHA-2 algorithm (its mode is the engine's). */
+static int sw_family(int alg)
+{
+  return algs[alg].engine == HASH_ENGINE_SHA512 ? HMAC_SW_SHA512 : HMAC_SW_SHA256;
+}
+
 /* The driver's view of one engine (an accelerator: the frontend and its core,
  * gateware/common/engine.py; "engine" always means that hardware unit). */
 struct engine_state {
@@ -288,10 +303,11 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
     /* The key words are write-only and shared, so c's K0 is written before every init.
      * The engine refuses them while a message is open, as the one save() left is. */
     wr(e, HREG(CTRL), HBIT(CTRL, ABORT));
-    for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++)
+    for (int i = 0; i < c->block / 4; i++)
       hash_plat_write(e->win + HWIN_KEY + 4 * i, c->hmac_k0[i]);
   }
-  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | ((uint32_t)(algs[c->alg].mode | c->hmac) << HSHIFT(CTRL, MODE)));
+  uint32_t mode = algs[c->alg].mode | (c->hmac ? (uint32_t)c->hmac << hmac_shift(c->alg) : 0);
+  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | mode << HSHIFT(CTRL, MODE));
   if (c->hw_saved) {
     /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result. */
     if (c->hmac && wait_status(e, c, HBIT(STATUS, BUSY), 0) < 0)
@@ -607,11 +623,10 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   return HASH_OK;
 }
 
-static int hmac_alg(int alg)
+
+int hash_alg_hmac(int alg)
 {
-#define X(key) || alg == HASH_##key
-  return 0 HASH_HMAC_TABLE(X);
-#undef X
+  return hmac_shift(alg) >= 0;
 }
 
 int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen)
@@ -621,7 +636,7 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
 
   if (!c)
     return HASH_ERR_ARG;
-  if (!hmac_alg(alg))
+  if (hmac_shift(alg) < 0)
     return HASH_ERR_ALG;
   if (devkey ? key || keylen : !key && keylen)
     return HASH_ERR_ARG;
@@ -637,7 +652,7 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
       return HASH_ERR_NODEV;
 #endif
     }
-    hmac_sha256_sw_init(&c->u.hmac, alg == HASH_SHA224, key, keylen);
+    hmac_sw_init(&c->u.hmac, sw_family(alg), algs[alg].mode, key, keylen);
     c->hmac = HASH_HMAC_KEY_WINDOW; /* (any nonzero value: software HMAC) */
     return HASH_OK;
   }
@@ -647,15 +662,21 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
   }
   /* K0 (RFC 2104): the key padded with zeros, hashed first if longer than the block. */
   const uint8_t *k = key;
-  if (keylen > sizeof k0) {
-    struct sha256_sw h;
-    sha256_sw_init(&h, alg == HASH_SHA224);
-    sha256_sw_update(&h, key, keylen);
-    sha256_sw_final(&h, k0);
+  if (keylen > c->block) {
+    union hmac_sw_hash h;
+    if (sw_family(alg) == HMAC_SW_SHA512) {
+      sha512_sw_init(&h.s512, algs[alg].mode);
+      sha512_sw_update(&h.s512, key, keylen);
+      sha512_sw_final(&h.s512, k0);
+    } else {
+      sha256_sw_init(&h.s256, algs[alg].mode);
+      sha256_sw_update(&h.s256, key, keylen);
+      sha256_sw_final(&h.s256, k0);
+    }
     keylen = (size_t)algs[alg].digest;
     k = k0;
   }
-  for (int i = 0; i < HASH_HMAC_KEY_WORDS; i++) {
+  for (int i = 0; i < c->block / 4; i++) {
     uint32_t w = 0;
     for (int j = 3; j >= 0; j--)
       w = w << 8 | ((size_t)(4 * i + j) < keylen ? k[4 * i + j] : 0);
@@ -682,7 +703,7 @@ int hash_update(struct hash_ctx *c, const void *data, size_t len)
   c->total += len;
   if (c->provider == HASH_PROV_SW) {
     if (c->hmac)
-      hmac_sha256_sw_update(&c->u.hmac, p, len);
+      hmac_sw_update(&c->u.hmac, p, len);
     else if (algs[c->alg].engine == HASH_ENGINE_SHA256)
       sha256_sw_update(&c->u.sha, p, len);
     else if (algs[c->alg].engine == HASH_ENGINE_SHA512)
@@ -840,12 +861,14 @@ size_t hash_cut(const struct hash_ctx *c, size_t n)
 
 static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
-  if (algs[c->alg].engine == HASH_ENGINE_SHA256) {
+  if (c->hmac) {
+    uint8_t d[64];
+    hmac_sw_final(&c->u.hmac, d); /* (wipes its key states) */
+    copy(out, d, c->digest_len);
+    outlen = c->digest_len;
+  } else if (algs[c->alg].engine == HASH_ENGINE_SHA256) {
     uint8_t d[32];
-    if (c->hmac)
-      hmac_sha256_sw_final(&c->u.hmac, d); /* (wipes its key states) */
-    else
-      sha256_sw_final(&c->u.sha, d);
+    sha256_sw_final(&c->u.sha, d);
     copy(out, d, c->digest_len);
     outlen = c->digest_len;
   } else if (algs[c->alg].engine == HASH_ENGINE_SHA512) {

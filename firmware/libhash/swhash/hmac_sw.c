@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hmac_sw.c - portable software HMAC-SHA-256 / HMAC-SHA-224 on sha256_sw (hmac_sw.h).
+ * hmac_sw.c - portable software HMAC over the SHA-2 hashes (hmac_sw.h).
  */
 #include "hmac_sw.h"
 
@@ -23,46 +23,82 @@ static void wipe(void *p, size_t n)
     b[i] = 0;
 }
 
-void hmac_sha256_sw_init(struct hmac_sha256_sw *c, int is224, const void *key, size_t keylen)
+/* The family's hash, one call each. */
+static void h_init(union hmac_sw_hash *h, int family, int mode)
 {
-  uint8_t k0[SHA256_SW_BLOCK_BYTES], pad[SHA256_SW_BLOCK_BYTES];
-  const uint8_t *k = (const uint8_t *)key;
-  size_t i, n = keylen;
+  if (family == HMAC_SW_SHA512)
+    sha512_sw_init(&h->s512, mode);
+  else
+    sha256_sw_init(&h->s256, mode);
+}
 
+static void h_update(union hmac_sw_hash *h, int family, const void *data, size_t len)
+{
+  if (family == HMAC_SW_SHA512)
+    sha512_sw_update(&h->s512, data, len);
+  else
+    sha256_sw_update(&h->s256, data, len);
+}
+
+static void h_final(union hmac_sw_hash *h, int family, uint8_t *out)
+{
+  if (family == HMAC_SW_SHA512)
+    sha512_sw_final(&h->s512, out);
+  else
+    sha256_sw_final(&h->s256, out);
+}
+
+static size_t h_digest_len(const union hmac_sw_hash *h, int family)
+{
+  return family == HMAC_SW_SHA512 ? h->s512.digest_len : h->s256.digest_len;
+}
+
+void hmac_sw_init(struct hmac_sw *c, int family, int mode, const void *key, size_t keylen)
+{
+  uint8_t k0[SHA512_SW_BLOCK_BYTES], pad[SHA512_SW_BLOCK_BYTES];
+  const uint8_t *k = (const uint8_t *)key;
+  size_t i, n = keylen, block = family == HMAC_SW_SHA512 ? SHA512_SW_BLOCK_BYTES : SHA256_SW_BLOCK_BYTES;
+
+  c->family = family;
   /* K0: a key longer than the block is hashed first (with the same H, RFC 2104). */
-  if (keylen > SHA256_SW_BLOCK_BYTES) {
-    sha256_sw_init(&c->inner, is224);
-    sha256_sw_update(&c->inner, key, keylen);
-    sha256_sw_final(&c->inner, k0);
-    n = is224 ? SHA224_SW_DIGEST_BYTES : SHA256_SW_DIGEST_BYTES;
+  if (keylen > block) {
+    h_init(&c->inner, family, mode);
+    h_update(&c->inner, family, key, keylen);
+    n = h_digest_len(&c->inner, family);
+    h_final(&c->inner, family, k0);
     k = k0;
   }
-  for (i = 0; i < SHA256_SW_BLOCK_BYTES; i++) {
+  for (i = 0; i < block; i++) {
     uint8_t b = i < n ? k[i] : 0;
     HMAC_OPAQUE(b);
     pad[i] = (uint8_t)(b ^ IPAD);
     k0[i] = (uint8_t)(b ^ OPAD); /* k0 is read before it is written: k may be k0 */
   }
-  sha256_sw_init(&c->inner, is224);
-  sha256_sw_update(&c->inner, pad, SHA256_SW_BLOCK_BYTES);
-  sha256_sw_init(&c->outer, is224);
-  sha256_sw_update(&c->outer, k0, SHA256_SW_BLOCK_BYTES);
+  h_init(&c->inner, family, mode);
+  h_update(&c->inner, family, pad, block);
+  h_init(&c->outer, family, mode);
+  h_update(&c->outer, family, k0, block);
   wipe(k0, sizeof k0);
   wipe(pad, sizeof pad);
 }
 
-void hmac_sha256_sw_update(struct hmac_sha256_sw *c, const void *data, size_t len)
+void hmac_sw_update(struct hmac_sw *c, const void *data, size_t len)
 {
-  sha256_sw_update(&c->inner, data, len);
+  h_update(&c->inner, c->family, data, len);
 }
 
-void hmac_sha256_sw_final(struct hmac_sha256_sw *c, uint8_t *out)
+size_t hmac_sw_mac_len(const struct hmac_sw *c)
 {
-  uint8_t d[SHA256_SW_DIGEST_BYTES];
-  size_t n = c->inner.digest_len;
-  sha256_sw_final(&c->inner, d);
-  sha256_sw_update(&c->outer, d, n);
-  sha256_sw_final(&c->outer, out);
+  return h_digest_len(&c->outer, c->family);
+}
+
+void hmac_sw_final(struct hmac_sw *c, uint8_t *out)
+{
+  uint8_t d[SHA512_SW_DIGEST_BYTES];
+  size_t n = h_digest_len(&c->inner, c->family);
+  h_final(&c->inner, c->family, d);
+  h_update(&c->outer, c->family, d, n);
+  h_final(&c->outer, c->family, out);
   wipe(d, sizeof d);
   wipe(c, sizeof *c);
 }

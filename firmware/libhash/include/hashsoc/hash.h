@@ -67,16 +67,17 @@ struct hash_ctx {
   uint64_t total;      /* message bytes so far */
   uint32_t hw_errors;  /* the engine's error bits, after HASH_ERR_HW */
   uint8_t hw_saved;    /* hw_ctx holds this message's exported engine state */
-  uint8_t hmac;        /* HMAC: 0 none; on the engine, HASH_HMAC_KEY_* (its mode bits) */
-  /* HMAC with a caller's key on the engine: K0, written into the engine's key words
-   * before every init (they are write-only and shared); wiped by final and abort. */
+  uint8_t hmac;        /* HMAC: 0 none; on the engine, HASH_HMAC_KEY_* (its key source) */
+  /* HMAC with a caller's key on the engine: K0 (the hash's block: 16 or 32 words),
+   * written into the engine's key words before every init (they are write-only and
+   * shared); wiped by final and abort. */
   uint32_t hmac_k0[HASH_HMAC_KEY_WORDS];
   uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4))); /* word stores / DMA */
   union {
     struct sha256_sw sha;
     struct sha512_sw sha512;
     struct keccak_sw keccak;
-    struct hmac_sha256_sw hmac; /* HMAC, software */
+    struct hmac_sw hmac; /* HMAC, software */
     uint32_t hw_ctx[HASH_HW_CTX_WORDS];
   } u;
 };
@@ -124,13 +125,16 @@ int hash_update_list_nowait(struct hash_ctx *c, const struct hash_seg *list, int
  * it: then no call leaves a block's tail in c for the next one to copy and feed by stores
  * while the engine waits, and the engine takes each call's bytes by DMA alone. */
 size_t hash_cut(const struct hash_ctx *c, size_t n);
-/* HMAC (RFC 2104) over alg, HASH_SHA256 or HASH_SHA224 (HASH_HMAC_TABLE), keyed with
- * key[0, keylen) (a key longer than the block is hashed first) or, with HASH_F_DEVKEY
- * (key NULL, keylen 0), the device key. Then hash_update, hash_update_segs and
- * hash_final as for a hash; final writes the MAC (32 or 28 bytes). On the engine, the
- * engine does both hashes (docs/sha256.md); a caller's key stays in c until final or
- * abort. HASH_ERR_NODEV: HASH_F_DEVKEY where there is no device key. */
+/* HMAC (RFC 2104) over alg, a SHA-2 hash of HASH_HMAC_TABLE (SHA-256, SHA-224, SHA-512,
+ * SHA-384), keyed with key[0, keylen) (a key longer than the block is hashed first) or,
+ * with HASH_F_DEVKEY (key NULL, keylen 0), the device key. Then hash_update,
+ * hash_update_segs and hash_final as for a hash; final writes the MAC (the hash's digest
+ * length). On the engine, the engine does both hashes (docs/sha256.md, docs/sha512.md); a
+ * caller's key stays in c until final or abort. HASH_ERR_NODEV: HASH_F_DEVKEY where there
+ * is no device key. */
 int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen);
+/* Nonzero if hash_hmac_begin takes alg (HASH_HMAC_TABLE). */
+int hash_alg_hmac(int alg);
 
 /* Drop the message; frees the engine if this context holds it. */
 void hash_abort(struct hash_ctx *c);

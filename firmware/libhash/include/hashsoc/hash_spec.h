@@ -130,7 +130,7 @@ enum hash_engine_id {
 #define HWIN_DATA 0x0000 /* 4096 bytes, write */
 #define HWIN_FINAL 0x1000 /* 20 bytes, write */
 #define HWIN_CTX 0x2000 /* 256 bytes, read / write */
-#define HWIN_KEY 0x3000 /* 64 bytes, write */
+#define HWIN_KEY 0x3000 /* 128 bytes, write */
 #define HWIN_SIZE 0x4000
 
 /* Scatter-gather DMA (dma_ctrl.list): a list of descriptors, each of these words. */
@@ -139,14 +139,15 @@ enum hash_engine_id {
 #define HASH_SG_ADDR 0 /* word 0: byte address of a piece of the message (any alignment, inside main RAM) */
 #define HASH_SG_LEN 1 /* word 1: its length in bytes, 1 or more */
 
-/* HMAC on the SHA-256 engine (hash_hmac_begin): ctrl.mode = the hash's mode OR-ed with
- * a key source's bits. X(ALG) for each algorithm the engine can HMAC. */
-#define HASH_HMAC_TABLE(X) X(SHA256) X(SHA224)
-#define HASH_HMAC_KEY_WINDOW 0x2 /* software's key: K0 in the window's key words (write-only) */
-#define HASH_HMAC_KEY_DEVICE 0x6 /* the device key: a constant fixed when the gateware was built, which no register or bus read returns */
+/* HMAC on the SHA-2 engines (hash_hmac_begin): ctrl.mode = the hash's mode OR-ed with
+ * a key source's bits shifted left by SHIFT (above the engine's hash modes). X(ALG, SHIFT)
+ * for each algorithm an engine can HMAC; K0 is the algorithm's block in key words. */
+#define HASH_HMAC_TABLE(X) X(SHA256, 1) X(SHA224, 1) X(SHA512, 2) X(SHA384, 2)
+#define HASH_HMAC_KEY_WINDOW 0x1 /* software's key: K0 in the window's key words (write-only) */
+#define HASH_HMAC_KEY_DEVICE 0x3 /* the device key: a constant fixed when the gateware was built, which no register or bus read returns */
 #define HASH_HMAC_IPAD 0x36
 #define HASH_HMAC_OPAD 0x5C
-#define HASH_HMAC_KEY_WORDS 16 /* K0: the window's key words */
+#define HASH_HMAC_KEY_WORDS 32 /* the window's key words: the largest K0 */
 #define HASH_DEVICE_KEY_BYTES 32 /* keys/device_key */
 #define HASH_DEVICE_KEY_FINGERPRINT_LABEL "HashSoC device key fingerprint v1"
 #define HASH_DEVICE_KEY_FINGERPRINT_BYTES 8 /* of the device key's HMAC of the label */
