@@ -168,6 +168,17 @@ HMAC_KEYS = (
 )
 HMAC_IPAD = 0x36
 HMAC_OPAD = 0x5C
+
+# cSHAKE and KMAC (NIST SP 800-185), constructions over SHAKE128's and SHAKE256's sponges
+# (their rates): cSHAKE's domain bits are "00" (pad byte CSHAKE_PAD) where SHAKE's are
+# "1111", after the prefix bytepad(encode_string(N) || encode_string(S), rate); a cSHAKE
+# with an empty function name N and customization S is SHAKE. KMAC is cSHAKE with
+# N = KMAC_NAME, the key block bytepad(encode_string(K), rate) after the prefix and
+# right_encode(output bits, or 0 for KMACXOF) after the message. Software only so far
+# (firmware/libhash/swhash/sp800185_sw.h): the Keccak engine has no CSHAKE_PAD mode yet.
+SP800_185_ALGORITHMS = ("SHAKE128", "SHAKE256")     # cSHAKE128 / KMAC128, cSHAKE256 / KMAC256
+CSHAKE_PAD = 0x04
+KMAC_NAME = "KMAC"
 DEVICE_KEY_BYTES = 32       # keys/device_key: made once per tree, kept, never committed
 # The device key's fingerprint: the first FINGERPRINT_BYTES bytes of the device key's
 # HMAC-SHA-256 of this label, computed by the host (gateware/devicekey.py) and by the engine

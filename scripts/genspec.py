@@ -94,6 +94,10 @@ def c_header():
                                                   for a in S.HMAC_ALGORITHMS)]
     for k in S.HMAC_KEYS:
         L.append(f"#define HASH_HMAC_KEY_{k.name.upper()} 0x{k.bits:X} /* {k.doc} */")
+    L += [f"#define HASH_CSHAKE_PAD 0x{S.CSHAKE_PAD:02X} /* cSHAKE's domain bits and first pad bit (SP 800-185) */",
+          f'#define HASH_KMAC_NAME "{S.KMAC_NAME}" /* KMAC\'s function name N */',
+          "/* X(ALG) for each XOF cSHAKE and KMAC are made on (ALG's rate: cSHAKE128/KMAC128, ...) */",
+          "#define HASH_SP800_185_TABLE(X) " + " ".join(f"X({a})" for a in S.SP800_185_ALGORITHMS)]
     L += [f"#define HASH_HMAC_IPAD 0x{S.HMAC_IPAD:02X}",
           f"#define HASH_HMAC_OPAD 0x{S.HMAC_OPAD:02X}",
           f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* the window's key words: the largest K0 */",

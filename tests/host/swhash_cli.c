@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swhash_cli.c - host test driver for firmware/libhash/swhash (sha256_sw.c, sha512_sw.c,
- * keccak_sw.c, hmac_sw.c).
+ * keccak_sw.c, hmac_sw.c, sp800185_sw.c).
  *
  * Reads one command per line on stdin, writes one answer line per command on
  * stdout (flushed after each line, so a caller may also talk to it line by
@@ -46,6 +46,12 @@
  *       hmac_sw.c: the MAC of HEXMSG under HEXKEY ("-" = empty), ALG a SHA-2 hash
  *       (sha256 ... sha512-256), MODE one (one update) or chunk (random chunks, SEED as
  *       for H).
+ *   CSHAKE ALG SEED HEXN HEXS HEXMSG OUTLEN
+ *       cSHAKE on ALG's sponge (shake128 or shake256) with function name HEXN and
+ *       customization HEXS ("-" = empty; both empty: SHAKE, as SP 800-185 says): the
+ *       prefix (sp800185_sw_prefix), HEXMSG in random chunks (SEED), OUTLEN bytes.
+ *   KMAC ALG SEED HEXKEY HEXS HEXMSG OUTLEN XOF
+ *       KMAC (XOF 0) or KMACXOF (XOF 1) on ALG's sponge: HEXMSG in random chunks.
  *   QUIT
  */
 #include <stdint.h>
@@ -57,6 +63,7 @@
 #include "hmac_sw.h"
 #include "keccak_sw.h"
 #include "sha256_sw.h"
+#include "sp800185_sw.h"
 #include "sha512_sw.h"
 
 /* ---- small utilities -------------------------------------------------------- */
@@ -595,6 +602,91 @@ static int cmd_hmac(char **tok, int ntok)
   return 0;
 }
 
+/* The sponge of a SHAKE named tok (cSHAKE's and KMAC's), or NULL. */
+static const struct alg *sp800185_alg(const char *tok)
+{
+  const struct alg *a = find_alg(tok);
+  return a && a->kind == K_KECCAK && a->digest == 0 && a->pad == HASH_PAD_SHAKE128 ? a : NULL;
+}
+
+static void absorb_chunks(struct keccak_sw *c, const uint8_t *msg, size_t mlen)
+{
+  size_t i = 0;
+  while (i < mlen) {
+    size_t n = rng_chunk();
+    n = n < mlen - i ? n : mlen - i;
+    keccak_sw_absorb(c, msg + i, n);
+    i += n;
+  }
+}
+
+static int cmd_cshake(char **tok, int ntok)
+{
+  const struct alg *a;
+  struct keccak_sw c;
+  uint8_t *n, *s, *msg, *out;
+  size_t nlen, slen, mlen, outlen;
+
+  if (ntok != 7 || !(a = sp800185_alg(tok[1])))
+    return -1;
+  rng_seed(strtoull(tok[2], NULL, 10));
+  n = unhex(tok[3], &nlen);
+  s = unhex(tok[4], &slen);
+  msg = unhex(tok[5], &mlen);
+  outlen = strtoul(tok[6], NULL, 10);
+  out = malloc(outlen + 1);
+  if (n && s && msg && out) {
+    keccak_sw_init(&c, (unsigned)a->param, nlen || slen ? HASH_CSHAKE_PAD : a->pad);
+    if (nlen || slen)
+      sp800185_sw_prefix(&c, n, nlen, s, slen);
+    absorb_chunks(&c, msg, mlen);
+    keccak_sw_squeeze(&c, out, outlen);
+    print_hex(out, outlen);
+    putchar('\n');
+  }
+  int r = n && s && msg && out ? 0 : -1;
+  free(n);
+  free(s);
+  free(msg);
+  free(out);
+  return r;
+}
+
+static int cmd_kmac(char **tok, int ntok)
+{
+  const struct alg *a;
+  struct keccak_sw c;
+  uint8_t *k, *s, *msg, *out;
+  size_t klen, slen, mlen, outlen;
+  int xof;
+
+  if (ntok != 8 || !(a = sp800185_alg(tok[1])) || (strcmp(tok[7], "0") && strcmp(tok[7], "1")))
+    return -1;
+  rng_seed(strtoull(tok[2], NULL, 10));
+  k = unhex(tok[3], &klen);
+  s = unhex(tok[4], &slen);
+  msg = unhex(tok[5], &mlen);
+  outlen = strtoul(tok[6], NULL, 10);
+  xof = tok[7][0] == '1';
+  out = malloc(outlen + 1);
+  if (k && s && msg && out) {
+    keccak_sw_init(&c, (unsigned)a->param, HASH_CSHAKE_PAD);
+    sp800185_sw_prefix(&c, HASH_KMAC_NAME, sizeof HASH_KMAC_NAME - 1, s, slen);
+    sp800185_sw_key(&c, k, klen);
+    absorb_chunks(&c, msg, mlen);
+    sp800185_sw_right_encode(&c, xof ? 0 : (uint64_t)outlen * 8);
+    keccak_sw_squeeze(&c, out, outlen);
+    print_hex(out, outlen);
+    putchar('\n');
+  }
+  int r = k && s && msg && out ? 0 : -1;
+  free(k);
+  free(s);
+  free(msg);
+  free(out);
+  return r;
+}
+
 int main(void)
 {
   char *line;
@@ -626,6 +718,10 @@ int main(void)
       rc = cmd_mode512(tok, ntok);
     else if (!strcmp(tok[0], "HMAC"))
       rc = cmd_hmac(tok, ntok);
+    else if (!strcmp(tok[0], "CSHAKE"))
+      rc = cmd_cshake(tok, ntok);
+    else if (!strcmp(tok[0], "KMAC"))
+      rc = cmd_kmac(tok, ntok);
     if (rc)
       printf("ERR %s\n", tok[0]);
     fflush(stdout);

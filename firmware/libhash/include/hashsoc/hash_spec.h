@@ -145,6 +145,10 @@ enum hash_engine_id {
 #define HASH_HMAC_TABLE(X) X(SHA256, 1) X(SHA224, 1) X(SHA512, 2) X(SHA384, 2)
 #define HASH_HMAC_KEY_WINDOW 0x1 /* software's key: K0 in the window's key words (write-only) */
 #define HASH_HMAC_KEY_DEVICE 0x3 /* the device key: a constant fixed when the gateware was built, which no register or bus read returns */
+#define HASH_CSHAKE_PAD 0x04 /* cSHAKE's domain bits and first pad bit (SP 800-185) */
+#define HASH_KMAC_NAME "KMAC" /* KMAC's function name N */
+/* X(ALG) for each XOF cSHAKE and KMAC are made on (ALG's rate: cSHAKE128/KMAC128, ...) */
+#define HASH_SP800_185_TABLE(X) X(SHAKE128) X(SHAKE256)
 #define HASH_HMAC_IPAD 0x36
 #define HASH_HMAC_OPAD 0x5C
 #define HASH_HMAC_KEY_WORDS 32 /* the window's key words: the largest K0 */
