@@ -23,6 +23,7 @@ from Crypto.Hash import keccak
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xv6session import OSPORT, README, make, outputs, xv6  # noqa: E402
 
+import hashref  # noqa: E402
 from boards import TARGETS  # noqa: E402
 from gateware import hashspec  # noqa: E402
 
@@ -256,8 +257,42 @@ def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
                  "SHA3-512 13522 bytes sw", "SHAKE128 stream sw",
                  # bad input loses nothing; a killed process leaves the kernel at once
                  "a refused stream read loses nothing", "SHAKE stream: a 0-byte read finishes nothing",
-                 "kill inside khashbench: gone within 5 ticks", "kill inside an 8 MiB hash(): gone within 5 ticks"):
+                 "kill inside khashbench: gone within 5 ticks", "kill inside an 8 MiB hash(): gone within 5 ticks",
+                 "kmac sw = the driver in user space", "kmac hw: no engine mode", "kmac customization too long",
+                 "kmac key at 0x80000000", "kmacxof differs"):
         assert "PASS: " + what in h, what
+
+
+def test_qemu_hmac_kmac(qemu_build):
+    """hmac -a kmac128|kmac256 (KMACXOF, a customization, any length) through the kmac
+    system call and in user space equals pycryptodome's (tests/hashref.py); -p hw fails
+    cleanly (the Keccak engine has no KMAC mode yet); KMAC's options without KMAC, and a
+    name that is neither, get an error."""
+    cmds = ["hmac -a kmac128 -k secret README", "hmac -a kmac256 -s app -k secret README hashdata",
+            "hmac -p user -a kmac256 -s app -k secret hashdata", "hmac -a kmac128 -x -l 100 -k k README",
+            "hmac -a kmac128 -p user -x -l 100 -k k README", "hmac -a kmac128 -l 3 -k secret README",
+            "hmac -a kmac128 -p hw -k secret README", "hmac -a kmac512 -k secret README", "hmac -x -k secret README"]
+    st, t = xv6(cmds, timeout=60)
+    assert st == 0 and "panic" not in t, t[-3000:]
+    out = outputs(t, cmds)
+    readme = open(README, "rb").read()
+    hashdata = open(os.path.join(qemu_build, "hashdata"), "rb").read()
+
+    def line(alg, key, s, data, name, n, xof=False):
+        return f"{hashref.kmac(alg, key, s, data, n, xof).hex()}  {name}"
+    assert out["hmac -a kmac128 -k secret README"].splitlines() == [line("shake128", b"secret", b"", readme, "README", 32)]
+    assert out["hmac -a kmac256 -s app -k secret README hashdata"].splitlines() == [
+        line("shake256", b"secret", b"app", readme, "README", 64),
+        line("shake256", b"secret", b"app", hashdata, "hashdata", 64)]
+    assert out["hmac -p user -a kmac256 -s app -k secret hashdata"].splitlines() == [
+        line("shake256", b"secret", b"app", hashdata, "hashdata", 64)]
+    for c in ("hmac -a kmac128 -x -l 100 -k k README", "hmac -a kmac128 -p user -x -l 100 -k k README"):
+        assert out[c].splitlines() == [line("shake128", b"k", b"", readme, "README", 100, xof=True)], c
+    assert out["hmac -a kmac128 -l 3 -k secret README"].splitlines() == [
+        line("shake128", b"secret", b"", readme, "README", 3)]
+    assert "failed (-1)" in out["hmac -a kmac128 -p hw -k secret README"]
+    assert "usage: hmac" in out["hmac -a kmac512 -k secret README"]
+    assert "are KMAC's" in out["hmac -x -k secret README"]
 
 
 def test_qemu_hashbench_and_boot_clocks(qemu_build):

@@ -11,6 +11,9 @@
  *                                                        "pat" bytes 64.., or "dev" = the
  *                                                        device key; the message "pat")
  *   R <alg> <case> <path> <hex>                          RFC 4231's case (rfc4231.h)
+ *   K <kind> <alg> <nlen> <slen> <keylen> <len> <outlen> <hex>
+ *                                                        cSHAKE (C), KMAC (K), KMACXOF (X)
+ *                                                        on SHAKE's sponge (sp800185_rows())
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
@@ -358,6 +361,65 @@ static void hmac_rows(void)
       hash_hmac(HASH_SHA256, HASH_PROV_HW, HASH_F_DEVKEY, 0, 0, msgbuf, 64, out, 32));
 }
 
+/*
+ * cSHAKE and KMAC (hash_cshake_begin, hash_kmac_begin; software): prefixes and keys around
+ * the rate, KMACXOF, messages in pieces. A K row per MAC or output, which the host checks
+ * with pycryptodome: K KIND ALG N-LEN S-LEN KEY-LEN MSG-LEN OUT-LEN HEX, where N is "fn"
+ * repeated, S "HashSoC" repeated, the key msgbuf[64...] and the message msgbuf[0...].
+ */
+static void sp800185_rows(void)
+{
+  static char n[64], s[200];
+  static const struct {
+    char kind;
+    int nlen, slen, keylen, len, outlen;
+  } cases[] = {
+    { 'C', 2, 7, 0, 0, 32 },
+    { 'C', 0, 160, 0, 300, 200 },
+    { 'C', 0, 0, 0, 5, 16 },
+    { 'K', 0, 0, 32, 4, 32 },
+    { 'K', 0, 21, 168, 200, 64 },
+    { 'K', 0, 7, 5, 137, 1 },
+    { 'X', 0, 7, 32, 100, 300 },
+  };
+  for (unsigned i = 0; i < sizeof n; i++)
+    n[i] = "fn"[i % 2];
+  for (unsigned i = 0; i < sizeof s; i++)
+    s[i] = "HashSoC"[i % 7];
+  for (int alg = HASH_SHAKE128; alg <= HASH_SHAKE256; alg++)
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      struct hash_ctx c;
+      int r = cases[i].kind == 'C'
+                  ? hash_cshake_begin(&c, alg, HASH_PROV_SW, 0, n, cases[i].nlen, s, cases[i].slen)
+                  : hash_kmac_begin(&c, alg, HASH_PROV_SW, cases[i].kind == 'X' ? HASH_F_XOF : 0, msgbuf + 64,
+                        cases[i].keylen, s, cases[i].slen);
+      for (int at = 0; r >= 0 && at < cases[i].len; at += 100) /* in pieces */
+        r = hash_update(&c, msgbuf + at, cases[i].len - at < 100 ? cases[i].len - at : 100);
+      if (r >= 0)
+        r = hash_final(&c, out, cases[i].outlen);
+      printf("K %c %s %d %d %d %d %d ", cases[i].kind, hash_alg_name(alg), cases[i].nlen, cases[i].slen,
+          cases[i].keylen, cases[i].len, cases[i].outlen);
+      if (r > 0)
+        hex(out, r);
+      else
+        printf("error%d", r);
+      printf("\n");
+    }
+  struct hash_ctx c;
+  check("kmac_bad_alg", hash_kmac_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0, "k", 1, 0, 0), HASH_ERR_ALG);
+  check("kmac_null_key", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, NULL, 5, 0, 0), HASH_ERR_ARG);
+  check(
+      "cshake_null_s", hash_cshake_begin(&c, HASH_SHAKE256, HASH_PROV_SW, 0, NULL, 0, NULL, 3), HASH_ERR_ARG);
+  check("kmac_hw_nodev", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_HW, 0, "k", 1, 0, 0), HASH_ERR_NODEV);
+  hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, msgbuf + 64, 32, 0, 0);
+  hash_update(&c, msgbuf, 10);
+  hash_abort(&c);
+  uint32_t any = 0;
+  for (unsigned i = 0; i < sizeof c.u.keccak / 4; i++)
+    any |= ((uint32_t *)&c.u.keccak)[i];
+  check("kmac_abort_wipes_state", (int)any, 0);
+}
+
 static void error_paths(void)
 {
   struct hash_ctx c;
@@ -669,9 +731,9 @@ static void selftest(void)
   static const struct {
     const char *name;
     void (*run)(void);
-  } groups[] = { { "error_paths", error_paths }, { "hmac", hmac_rows }, { "scattered", scattered },
-    { "in_place_lists", in_place_lists }, { "sg_refusals", sg_refusals }, { "coherence", coherence },
-    { "every_mib", every_mib } };
+  } groups[] = { { "error_paths", error_paths }, { "hmac", hmac_rows }, { "sp800185", sp800185_rows },
+    { "scattered", scattered }, { "in_place_lists", in_place_lists }, { "sg_refusals", sg_refusals },
+    { "coherence", coherence }, { "every_mib", every_mib } };
   for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
     t = now();
     groups[g].run();

@@ -20,6 +20,7 @@
 #include "file.h"
 #include "defs.h"
 #include "khash.h"
+#include "kmac.h"
 #include "hashsoc/hash.h"
 
 /* ---- policy ---- */
@@ -228,4 +229,49 @@ int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr um
   int same = n == (int)maclen && memeq_ct(mac, want, maclen);
   memset(mac, 0, sizeof mac);
   return same ? 0 : -1;
+}
+
+/* ---- kmac() ---- */
+
+/* kmac(): KMAC128 or KMAC256 (alg HASH_SHAKE128 or HASH_SHAKE256: the sponge,
+ * HASH_SP800_185_TABLE) of a user buffer, read in place as hash() reads it,
+ * under the key and customization of a struct kmac_key (copied in, then the
+ * strings it points at); outlen bytes (1..KHASH_MAX_XOF), KMACXOF with
+ * KMAC_XOF. Software only: the Keccak engine has no KMAC mode yet, so
+ * HASH_PROV_HW is -1 (the driver's HASH_ERR_NODEV) and auto is software.
+ * The key and the MAC are wiped from the kernel before we return. */
+int khash_kmac_user(int alg, int provider, uintptr uk, uintptr buf, uint len, uintptr out, uint outlen)
+{
+  pagetable_t pt = myproc()->pagetable;
+  struct kmac_key k;
+  uchar key[KHASH_HMAC_KEY_MAX], custom[KMAC_CUSTOM_MAX];
+  struct hash_ctx c;
+  uint8_t *o = 0;
+  int r = -1;
+  if (provider < 0 || provider > HASH_PROV_AUTO || outlen == 0 || outlen > KHASH_MAX_XOF)
+    return -1;
+  if (copyin(pt, (char *)&k, uk, sizeof k) < 0 || k.keylen > sizeof key || k.customlen > sizeof custom ||
+      (k.flags & ~KMAC_XOF))
+    return -1;
+  if ((k.keylen && copyin(pt, (char *)key, (uintptr)k.key, k.keylen) < 0) ||
+      (k.customlen && copyin(pt, (char *)custom, (uintptr)k.custom, k.customlen) < 0) || (o = kalloc()) == 0)
+    goto done;
+  int prov = provider == HASH_PROV_AUTO ? HASH_PROV_SW : provider;
+  if (hash_kmac_begin(
+          &c, alg, prov, k.flags & KMAC_XOF ? HASH_F_XOF : 0, key, k.keylen, custom, k.customlen) < 0)
+    goto done;
+  if (khash_update_user(&c, pt, buf, len, KHASH_CHUNK) < 0) {
+    hash_abort(&c); /* (wipes the keyed sponge) */
+    goto done;
+  }
+  r = hash_final(&c, o, outlen);
+  if (r >= 0 && copyout(pt, out, (char *)o, outlen) < 0)
+    r = -1;
+done:
+  memset(key, 0, sizeof key);
+  if (o) {
+    memset(o, 0, outlen);
+    kfree(o);
+  }
+  return r < 0 ? -1 : r;
 }

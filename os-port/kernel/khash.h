@@ -2,10 +2,10 @@
 /* Hashing in the kernel (docs/hash-syscall.md): one header for its files,
  * each with one job:
  *   hashplat.c    the hash library's platform half, the engines' interrupt
- *   khash.c       provider policy; hash() and hmac() of a user buffer in place
+ *   khash.c       provider policy; hash(), hmac() and kmac() of a user buffer in place
  *   hashfile.c    hashopen()'s file type: write = update, read = final
  *   khashbench.c  hashing timed in kernel space, the boot benchmark
- *   syshash.c     the system calls hash, khashbench, hmac, hmacverify, verify
+ *   syshash.c     the system calls hash, khashbench, hmac, hmacverify, kmac, verify
  *                 (sysfile.c: hashopen; integrity.c: the manifest behind verify)
  *   devkey.c      the device key's fingerprint at boot */
 #ifndef XV_KHASH_H
@@ -37,6 +37,7 @@ int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, 
 int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint outlen);
 int khash_hmac_user(int alg, int provider, uintptr key, uint keylen, uintptr buf, uint len, uintptr out);
 int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr mac, uint maclen);
+int khash_kmac_user(int alg, int provider, uintptr key, uintptr buf, uint len, uintptr out, uint outlen);
 
 /* hashfile.c */
 int khash_open(int alg, int provider, struct file *f);

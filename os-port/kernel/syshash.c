@@ -54,6 +54,21 @@ uint32 sys_hmac(void)
   return khash_hmac_user(alg, prov, key, (uint)keylen, buf, (uint)len, out);
 }
 
+/* kmac(alg, provider, key, buf, len, out, outlen); key: a struct kmac_key */
+uint32 sys_kmac(void)
+{
+  int alg, prov, len, outlen;
+  uintptr key, buf, out;
+  argint(0, &alg);
+  argint(1, &prov);
+  argaddr(2, &key);
+  argaddr(3, &buf);
+  argint(4, &len);
+  argaddr(5, &out);
+  argint(6, &outlen);
+  return khash_kmac_user(alg, prov, key, buf, (uint)len, out, (uint)outlen);
+}
+
 /* hmacverify(alg, provider, buf, len, mac, maclen) */
 uint32 sys_hmacverify(void)
 {

@@ -17,7 +17,9 @@
  * itself.
  * Ends with "hashtests: P passed, F failed". */
 #include "kernel/types.h"
+#include "kernel/kmac.h"
 #include "user/user.h"
+#include "hashsoc/hash.h"
 
 int main(int argc, char *argv[]);
 static int npass, nfail;
@@ -71,6 +73,52 @@ static int alg_hw(int alg)
 {
   int ol = uh_digestlen(alg) ? uh_digestlen(alg) : 32;
   return hash(alg, HASH_PROV_HW, "hello", 5, o1, ol) == ol;
+}
+
+/* kmac() (docs/hash-syscall.md): bad arguments return -1; the system call's MAC is
+ * the user-space driver's (the host checks both against pycryptodome: hmac -a kmac128) */
+static void kmacargs(void)
+{
+  static char longkey[300], longs[200];
+  static const uchar msg[] = "kmac me";
+  struct kmac_key k = { "key", 3, "app", 3, 0 };
+  int n = sizeof msg - 1;
+  struct hash_ctx c;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &k, msg, n, o1, 32) == 32 &&
+            hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, "key", 3, "app", 3) == 0 &&
+            hash_update(&c, msg, n) == 0 && hash_final(&c, o2, 32) == 32 && eq(o1, o2, 32),
+      "kmac sw = the driver in user space");
+  check(kmac(HASH_SHAKE256, HASH_PROV_AUTO, &k, msg, n, o1, 4096) == 4096, "kmac256 auto: 4096 bytes");
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &k, msg, n, o1, 4097) == -1, "kmac 4097 bytes: no");
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &k, msg, n, o1, 0) == -1, "kmac 0 bytes: no");
+  check(kmac(HASH_SHAKE128, HASH_PROV_HW, &k, msg, n, o1, 32) == -1, "kmac hw: no engine mode");
+  check(kmac(HASH_SHA3_256, HASH_PROV_SW, &k, msg, n, o1, 32) == -1, "kmac of SHA3-256: no");
+  check(kmac(HASH_SHAKE128, HASH_PROV_USER, &k, msg, n, o1, 32) == -1, "kmac provider user: no");
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, 0, msg, n, o1, 32) == -1, "kmac NULL key struct");
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, (void *)0x80000000, msg, n, o1, 32) == -1,
+      "kmac struct at 0x80000000");
+  struct kmac_key bad = k;
+  bad.key = (void *)0x80000000;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o1, 32) == -1, "kmac key at 0x80000000");
+  bad = k;
+  bad.key = longkey;
+  bad.keylen = 257;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o1, 32) == -1, "kmac 257-byte key: no");
+  bad.keylen = 256;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o1, 32) == 32, "kmac 256-byte key");
+  bad = k;
+  bad.custom = longs;
+  bad.customlen = KMAC_CUSTOM_MAX + 1;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o1, 32) == -1, "kmac customization too long");
+  bad = k;
+  bad.flags = 2;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o1, 32) == -1, "kmac unknown flag");
+  bad.flags = KMAC_XOF;
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &bad, msg, n, o2, 32) == 32 && !eq(o1, o2, 32), "kmacxof differs");
+  check(kmac(HASH_SHAKE128, HASH_PROV_SW, &k, (void *)0x40000000, 8, o1, 32) == -1,
+      "kmac buffer at 0x40000000");
+  check(
+      kmac(HASH_SHAKE128, HASH_PROV_SW, &k, msg, n, (void *)main, 32) == -1, "kmac output in read-only text");
 }
 
 /* hmac() and hmacverify() (docs/integrity.md): bad arguments return -1, and
@@ -496,6 +544,7 @@ int main(int argc, char *argv[])
   if (!nproc && !kill_test && !share_test) {
     badargs();
     hmacargs();
+    kmacargs();
     if (!hw)
       nohw();
     bigbuffers(hw);

@@ -322,3 +322,27 @@ usage:
       prog);
   return 2;
 }
+
+/* the whole file into a malloc'd buffer; its length, or -1 */
+int uh_readall(int fd, char **out)
+{
+  int cap = 4096, len = 0, n;
+  char *buf = malloc(cap);
+  while (buf && (n = read(fd, buf + len, cap - len)) > 0) {
+    len += n;
+    if (len == cap) {
+      char *b = malloc(cap * 2);
+      if (b)
+        memmove(b, buf, len);
+      free(buf);
+      buf = b;
+      cap *= 2;
+    }
+  }
+  if (buf == 0 || n < 0) {
+    free(buf);
+    return -1;
+  }
+  *out = buf;
+  return len;
+}

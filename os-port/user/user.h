@@ -42,9 +42,9 @@ int hash(int alg, int provider, const void *buf, uint len, void *out, uint outle
 int hashopen(int alg, int provider);
 int khashbench(int alg, int provider, int count, int size, uint64 *elapsed);
 /* HMAC and the image's manifest (docs/integrity.md).
- * hmac(): HMAC of buf[0..len) under key[0..keylen) (keylen <= 256), alg
- * HASH_SHA256 or HASH_SHA224; writes the MAC (32 or 28 bytes) to out and
- * returns its length, or -1.
+ * hmac(): HMAC of buf[0..len) under key[0..keylen) (keylen <= 256), alg a
+ * hash of HASH_HMAC_TABLE (SHA-256, SHA-224, SHA-512, SHA-384); writes the
+ * MAC (the hash's digest length) to out and returns its length, or -1.
  * hmacverify(): 0 if mac[0..maclen) is the device key's HMAC of buf, else
  * -1; the device key's MAC itself is never given out.
  * verify(): check /manifest and every file it lists now (the kernel prints
@@ -53,6 +53,12 @@ int khashbench(int alg, int provider, int count, int size, uint64 *elapsed);
 int hmac(int alg, int provider, const void *key, uint keylen, const void *buf, uint len, void *out);
 int hmacverify(int alg, int provider, const void *buf, uint len, const void *mac, uint maclen);
 int verify(void);
+/* kmac(): KMAC128 / KMAC256 (NIST SP 800-185; alg HASH_SHAKE128 or HASH_SHAKE256, the
+ * sponge) of buf[0..len) under k's key and customization string (kernel/kmac.h),
+ * outlen bytes (1..4096) into out, KMACXOF with KMAC_XOF; returns outlen or -1.
+ * Software only so far: provider HASH_PROV_HW is -1. */
+struct kmac_key;
+int kmac(int alg, int provider, const struct kmac_key *k, const void *buf, uint len, void *out, uint outlen);
 /* measure(value): the measurement register's 32 bytes into value (measured boot: the
  * ROM extended it with the kernel's SHA-256, the kernel with the manifest's); the number
  * of extends since reset, or -1 where there is no register (QEMU). */
@@ -73,12 +79,13 @@ int memcmp(const void *, const void *, uint);
 void *memcpy(void *, const void *, uint);
 
 /* uhash.c: helpers of the hash programs */
-int uh_alg(const char *name);    /* "sha256" ... "keccak-512" -> alg, or -1 */
-void uh_algnames(int fd);        /* print every name, then a newline */
-void uh_hmacnames(int fd);       /* those of the HMAC hashes, the same way */
-const char *uh_algname(int alg); /* "SHA-256" ... */
-int uh_digestlen(int alg);       /* 0 for SHAKE */
-int uh_prov(const char *name);   /* "sw" "hw" "auto" "user" -> HASH_PROV_*, else -1 */
+int uh_alg(const char *name);       /* "sha256" ... "keccak-512" -> alg, or -1 */
+void uh_algnames(int fd);           /* print every name, then a newline */
+void uh_hmacnames(int fd);          /* those of the HMAC hashes, the same way */
+const char *uh_algname(int alg);    /* "SHA-256" ... */
+int uh_digestlen(int alg);          /* 0 for SHAKE */
+int uh_prov(const char *name);      /* "sw" "hw" "auto" "user" -> HASH_PROV_*, else -1 */
+int uh_readall(int fd, char **out); /* the whole file into a malloc'd *out: its length, or -1 */
 int uh_userhash(int alg, const void *buf, uint len, void *out, uint outlen); /* in user space */
 void uh_hex(char *dst, const uchar *d, int n);                               /* 2n hex digits + NUL */
 int uh_sum(int argc, char **argv, int alg, int outlen, const char *prog);

@@ -561,10 +561,17 @@ static int finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size
 /* A keyed message's secrets must not outlive it in the context: a caller's HMAC key (or,
  * in software, the states derived from it), and on the engine the saved engine state of
  * any HMAC, the device key's too, which the lazy switch (save()) leaves in c->u.hw_ctx:
- * the inner hash's state after K0 ^ ipad, derived from the key. Called by final and abort
- * and when the engine fails the message (fail()). */
+ * the inner hash's state after K0 ^ ipad, derived from the key; a KMAC's sponge, which
+ * has absorbed the key block. Called by final and abort and when the engine fails the
+ * message (fail()). */
 static void wipe_key(struct hash_ctx *c)
 {
+  if (c->kmac) { /* the sponge's state after the key block */
+    volatile uint32_t *w = (volatile uint32_t *)&c->u.keccak;
+    for (size_t i = 0; i < sizeof c->u.keccak / 4; i++)
+      w[i] = 0;
+    c->kmac = 0;
+  }
   if (!c->hmac)
     return;
   volatile uint32_t *k = c->provider == HASH_PROV_SW ? (uint32_t *)&c->u.hmac : c->hmac_k0;
@@ -609,6 +616,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   c->hw_errors = 0;
   c->hw_saved = 0;
   c->hmac = 0;
+  c->kmac = 0;
   if (provider == HASH_PROV_HW) {
     if (!engine_for(alg))
       return HASH_ERR_NODEV;
@@ -685,6 +693,51 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
   for (size_t i = 0; i < sizeof k0; i++)
     ((volatile uint8_t *)k0)[i] = 0;
   c->hmac = HASH_HMAC_KEY_WINDOW;
+  return HASH_OK;
+}
+
+/* cSHAKE's and KMAC's common start: SHAKE's context on alg, the sponge restarted with
+ * cSHAKE's pad byte and the prefix absorbed. */
+static int sp800185_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
+    const void *s, size_t slen)
+{
+  int r;
+#define X(key) alg == HASH_##key ||
+  if (!(HASH_SP800_185_TABLE(X) 0))
+    return HASH_ERR_ALG;
+#undef X
+  if ((!n && nlen) || (!s && slen))
+    return HASH_ERR_ARG;
+  if (provider == HASH_PROV_HW)
+    return HASH_ERR_NODEV; /* the Keccak engine has no cSHAKE mode yet */
+  if ((r = hash_begin(c, alg, provider, flags)) < 0)
+    return r;
+  keccak_sw_init(&c->u.keccak, algs[alg].block, HASH_CSHAKE_PAD);
+  sp800185_sw_prefix(&c->u.keccak, n, nlen, s, slen);
+  return HASH_OK;
+}
+
+int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
+    const void *s, size_t slen)
+{
+  if (!c)
+    return HASH_ERR_ARG;
+  if (!nlen && !slen) /* SP 800-185: cSHAKE with N and S empty is SHAKE */
+    return provider == HASH_PROV_HW ? HASH_ERR_NODEV : hash_begin(c, alg, provider, flags);
+  return sp800185_begin(c, alg, provider, flags, n, nlen, s, slen);
+}
+
+int hash_kmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen,
+    const void *s, size_t slen)
+{
+  int r;
+  if (!c || (!key && keylen))
+    return HASH_ERR_ARG;
+  if ((r = sp800185_begin(
+           c, alg, provider, flags & ~HASH_F_XOF, HASH_KMAC_NAME, sizeof HASH_KMAC_NAME - 1, s, slen)) < 0)
+    return r;
+  sp800185_sw_key(&c->u.keccak, key, keylen);
+  c->kmac = flags & HASH_F_XOF ? 2 : 1;
   return HASH_OK;
 }
 
@@ -877,8 +930,11 @@ static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
     copy(out, d, c->digest_len);
     outlen = c->digest_len;
   } else {
+    if (c->kmac) /* KMAC binds the output's length in bits; KMACXOF binds 0 */
+      sp800185_sw_right_encode(&c->u.keccak, c->kmac == 2 ? 0 : (uint64_t)outlen << 3);
     keccak_sw_squeeze(&c->u.keccak, out, c->digest_len ? c->digest_len : outlen);
     outlen = c->digest_len ? c->digest_len : outlen;
+    wipe_key(c); /* KMAC: the keyed state goes with the message */
   }
   c->state = ST_FINISHED;
   return (int)outlen;

@@ -26,6 +26,7 @@
 #include "sha512_sw.h"
 #include "keccak_sw.h"
 #include "hmac_sw.h"
+#include "sp800185_sw.h"
 
 /* Algorithms (enum hash_alg, HASH_ALG_TABLE), engines (enum hash_engine_id), providers
  * (HASH_PROV_SW, HASH_PROV_HW; HASH_PROV_AUTO and HASH_PROV_USER belong to xv6), the data
@@ -40,6 +41,8 @@
  * the key the gateware was built with (nobody can read it); in software, only where the
  * platform compiles in a stand-in (HASH_PLAT_SW_DEVICE_KEY: QEMU's, public, insecure). */
 #define HASH_F_DEVKEY 0x8
+/* hash_kmac_begin only: KMACXOF (the output's length is not bound into the MAC). */
+#define HASH_F_XOF    0x10
 
 /* hash_digest() on the hardware without HASH_F_DMA takes the short path for messages of
  * up to this many bytes whose output fits one block: CPU stores instead of a DMA command,
@@ -68,6 +71,7 @@ struct hash_ctx {
   uint32_t hw_errors;  /* the engine's error bits, after HASH_ERR_HW */
   uint8_t hw_saved;    /* hw_ctx holds this message's exported engine state */
   uint8_t hmac;        /* HMAC: 0 none; on the engine, HASH_HMAC_KEY_* (its key source) */
+  uint8_t kmac;        /* KMAC: 0 none, 1 KMAC, 2 KMACXOF (hash_final's right_encode(L)) */
   /* HMAC with a caller's key on the engine: K0 (the hash's block: 16 or 32 words),
    * written into the engine's key words before every init (they are write-only and
    * shared); wiped by final and abort. */
@@ -135,6 +139,19 @@ size_t hash_cut(const struct hash_ctx *c, size_t n);
 int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen);
 /* Nonzero if hash_hmac_begin takes alg (HASH_HMAC_TABLE). */
 int hash_alg_hmac(int alg);
+/* cSHAKE (NIST SP 800-185) on alg's sponge, alg HASH_SHAKE128 (cSHAKE128) or HASH_SHAKE256
+ * (HASH_SP800_185_TABLE), with the function name n[0, nlen) and the customization
+ * s[0, slen) (NULL when the length is 0; both empty: SHAKE itself). Then hash_update and
+ * hash_final (any output length) as for SHAKE. Software only so far: HASH_PROV_HW is
+ * HASH_ERR_NODEV, the Keccak engine has no cSHAKE mode (docs/driver-api.md). */
+int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
+    const void *s, size_t slen);
+/* KMAC128 / KMAC256 (SP 800-185) on alg's sponge as for cSHAKE, keyed with key[0, keylen)
+ * (any length), customization s[0, slen); HASH_F_XOF: KMACXOF. hash_final's outlen is the
+ * MAC's length L, which KMAC (not KMACXOF) binds into the MAC. The key only lives in the
+ * sponge's state, which final and abort wipe. Software only so far, as cSHAKE. */
+int hash_kmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen,
+    const void *s, size_t slen);
 
 /* Drop the message; frees the engine if this context holds it. */
 void hash_abort(struct hash_ctx *c);
