@@ -129,7 +129,7 @@ def test_error_paths(console):
                  "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key",
                  "hmac_final_wipes_saved_state", "hmac_abort_wipes_saved_state",
                  "hmac_error_wipes_saved_state",
-                 "kmac_bad_alg", "kmac_null_key", "cshake_null_s", "kmac_hw_nodev", "kmac_abort_wipes_state",
+                 "kmac_bad_alg", "kmac_null_key", "cshake_bad_alg", "cshake_null_s", "kmac_hw_nodev", "kmac_abort_wipes_state",
                  "ram_every_mib_cpu", "ram_every_mib_dma", "ram_every_mib_words",
                  "cut_aligned", "cut_short", "cut_partial", "cut_to_boundary", "cut_before_boundary"):
         assert must in names

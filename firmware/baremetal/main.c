@@ -408,6 +408,8 @@ static void sp800185_rows(void)
   struct hash_ctx c;
   check("kmac_bad_alg", hash_kmac_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0, "k", 1, 0, 0), HASH_ERR_ALG);
   check("kmac_null_key", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, NULL, 5, 0, 0), HASH_ERR_ARG);
+  check("cshake_bad_alg", hash_cshake_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0, NULL, 0, NULL, 0),
+      HASH_ERR_ALG);
   check(
       "cshake_null_s", hash_cshake_begin(&c, HASH_SHAKE256, HASH_PROV_SW, 0, NULL, 0, NULL, 3), HASH_ERR_ARG);
   check("kmac_hw_nodev", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_HW, 0, "k", 1, 0, 0), HASH_ERR_NODEV);

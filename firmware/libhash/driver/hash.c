@@ -669,25 +669,11 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
     return HASH_OK;
   }
   /* K0 (RFC 2104): the key padded with zeros, hashed first if longer than the block. */
-  const uint8_t *k = key;
-  if (keylen > c->block) {
-    union hmac_sw_hash h;
-    if (sw_family(alg) == HMAC_SW_SHA512) {
-      sha512_sw_init(&h.s512, algs[alg].mode);
-      sha512_sw_update(&h.s512, key, keylen);
-      sha512_sw_final(&h.s512, k0);
-    } else {
-      sha256_sw_init(&h.s256, algs[alg].mode);
-      sha256_sw_update(&h.s256, key, keylen);
-      sha256_sw_final(&h.s256, k0);
-    }
-    keylen = (size_t)algs[alg].digest;
-    k = k0;
-  }
+  hmac_sw_k0(sw_family(alg), algs[alg].mode, key, keylen, k0);
   for (int i = 0; i < c->block / 4; i++) {
     uint32_t w = 0;
     for (int j = 3; j >= 0; j--)
-      w = w << 8 | ((size_t)(4 * i + j) < keylen ? k[4 * i + j] : 0);
+      w = w << 8 | k0[4 * i + j];
     c->hmac_k0[i] = w;
   }
   for (size_t i = 0; i < sizeof k0; i++)
@@ -696,16 +682,22 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
   return HASH_OK;
 }
 
+/* Nonzero if cSHAKE and KMAC run on alg's sponge (HASH_SP800_185_TABLE). */
+static int sp800185_alg(int alg)
+{
+#define X(key) alg == HASH_##key ||
+  return HASH_SP800_185_TABLE(X) 0;
+#undef X
+}
+
 /* cSHAKE's and KMAC's common start: SHAKE's context on alg, the sponge restarted with
  * cSHAKE's pad byte and the prefix absorbed. */
 static int sp800185_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
     const void *s, size_t slen)
 {
   int r;
-#define X(key) alg == HASH_##key ||
-  if (!(HASH_SP800_185_TABLE(X) 0))
+  if (!sp800185_alg(alg))
     return HASH_ERR_ALG;
-#undef X
   if ((!n && nlen) || (!s && slen))
     return HASH_ERR_ARG;
   if (provider == HASH_PROV_HW)
@@ -722,7 +714,7 @@ int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, cons
 {
   if (!c)
     return HASH_ERR_ARG;
-  if (!nlen && !slen) /* SP 800-185: cSHAKE with N and S empty is SHAKE */
+  if (!nlen && !slen && sp800185_alg(alg)) /* SP 800-185: cSHAKE with N and S empty is SHAKE */
     return provider == HASH_PROV_HW ? HASH_ERR_NODEV : hash_begin(c, alg, provider, flags);
   return sp800185_begin(c, alg, provider, flags, n, nlen, s, slen);
 }

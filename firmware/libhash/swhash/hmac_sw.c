@@ -53,26 +53,38 @@ static size_t h_digest_len(const union hmac_sw_hash *h, int family)
   return family == HMAC_SW_SHA512 ? h->s512.digest_len : h->s256.digest_len;
 }
 
-void hmac_sw_init(struct hmac_sw *c, int family, int mode, const void *key, size_t keylen)
+size_t hmac_sw_k0(int family, int mode, const void *key, size_t keylen, uint8_t *k0)
 {
-  uint8_t k0[SHA512_SW_BLOCK_BYTES], pad[SHA512_SW_BLOCK_BYTES];
+  union hmac_sw_hash h;
   const uint8_t *k = (const uint8_t *)key;
   size_t i, n = keylen, block = family == HMAC_SW_SHA512 ? SHA512_SW_BLOCK_BYTES : SHA256_SW_BLOCK_BYTES;
 
-  c->family = family;
-  /* K0: a key longer than the block is hashed first (with the same H, RFC 2104). */
+  /* A key longer than the block is hashed first (with the same H, RFC 2104). */
   if (keylen > block) {
-    h_init(&c->inner, family, mode);
-    h_update(&c->inner, family, key, keylen);
-    n = h_digest_len(&c->inner, family);
-    h_final(&c->inner, family, k0);
+    h_init(&h, family, mode);
+    h_update(&h, family, key, keylen);
+    n = h_digest_len(&h, family);
+    h_final(&h, family, k0);
+    wipe(&h, sizeof h);
     k = k0;
   }
   for (i = 0; i < block; i++) {
-    uint8_t b = i < n ? k[i] : 0;
+    uint8_t b = i < n ? k[i] : 0; /* (k may be k0: byte i is read before it is written) */
     HMAC_OPAQUE(b);
-    pad[i] = (uint8_t)(b ^ IPAD);
-    k0[i] = (uint8_t)(b ^ OPAD); /* k0 is read before it is written: k may be k0 */
+    k0[i] = b;
+  }
+  return block;
+}
+
+void hmac_sw_init(struct hmac_sw *c, int family, int mode, const void *key, size_t keylen)
+{
+  uint8_t k0[SHA512_SW_BLOCK_BYTES], pad[SHA512_SW_BLOCK_BYTES];
+  size_t i, block = hmac_sw_k0(family, mode, key, keylen, k0);
+
+  c->family = family;
+  for (i = 0; i < block; i++) {
+    pad[i] = (uint8_t)(k0[i] ^ IPAD);
+    k0[i] = (uint8_t)(k0[i] ^ OPAD);
   }
   h_init(&c->inner, family, mode);
   h_update(&c->inner, family, pad, block);

@@ -48,6 +48,12 @@ struct hmac_sw {
  * family's hash `mode` (sha256_sw's is224, or sha512_sw's mode). */
 void hmac_sw_init(struct hmac_sw *c, int family, int mode, const void *key, size_t keylen);
 
+/* K0: key[0, keylen) padded with zeros to the family's block, or its hash (the family's
+ * `mode`) padded when longer than the block; k0 holds SHA512_SW_BLOCK_BYTES. Returns the
+ * block's length (64 or 128). hmac_sw_init's first step; the driver's too, for the
+ * engine's key words. */
+size_t hmac_sw_k0(int family, int mode, const void *key, size_t keylen, uint8_t *k0);
+
 /* MAC len more bytes of the message. */
 void hmac_sw_update(struct hmac_sw *c, const void *data, size_t len);
 
