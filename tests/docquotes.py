@@ -144,10 +144,17 @@ def serialboot_quotes(j):
     if j["board"] == "arty":
         return arty_serialboot_quotes(j)
     k, fs = j["bytes"]["kernel.bin"], j["full_fs"]
-    # Kernel entry to init moves by ~25k clocks between runs (where the timer's first tick
-    # falls after the upload): one decimal, and a figure the doc gives within 1% of this
-    # run's passes (8,874,342 and 8,849,270 clocks round to 8.9 and 8.8).
+    bios, init = j["bios_clocks"], j["kernel_to_init_clocks"]
+    row = r"\| [\d,]+ \+ [\d,]+ B \| [\d,]+ B \| "     # a row of the full-RAM-disk table, to its seconds
+    s115 = secs(fs["reset_to_prompt_s_at_115200"], row + r"(\d+\.\d) s")
+    s1m = secs(fs["reset_to_prompt_s_at_1000000"], row + r"[\d.]+ s \| \*\*(\d+\.\d) s")
+    s115_untrimmed = secs(j["full_fs_untrimmed"]["reset_to_prompt_s_at_115200"], row + r"(\d+\.\d) s")
+    bios_m = near_figure(bios / 1e6, r"(\d+\.\d\d) M clocks = ", 2, 0.001)
+    bios_s = near_figure(bios / 60e6, r"\d+\.\d\d M clocks = (\d+\.\d\d) s", 2, 0.001)
+    init_s = near_figure(init / 60e6, r"(?<![\d.])\d+\.\d M clocks = (\d+\.\d\d) s", 2)
+    prompt_s = near_figure(fs["reset_to_prompt_s"], r"xv6 prompt in about (\d+) s", 0, doc="README.md")
     # Only the figure in the quoted sentence counts, not an older one elsewhere in the doc.
+
     def near(clocks, context):
         """The doc's figure after `context` if within 1% of `clocks`, else `clocks` itself."""
         for x in re.findall(context + r" ([\d,]+) clocks", " ".join(read("docs/boards.md").split())):
@@ -166,41 +173,58 @@ def serialboot_quotes(j):
         ("docs/boards.md", f"the ROM's check of the kernel {near(j['rom_check_clocks'], 'the ROM.s check of the kernel')} "
                            "clocks"),
         # (not the clocks from reset or the wall time: the upload's share depends on the host)
-        ("docs/boards.md", f"{m(j['kernel_to_init_clocks'], 'clocks from kernel entry to init')} clocks from "
-                           "kernel entry to init"),
+        ("docs/boards.md", f"{m(init, 'clocks from kernel entry to init')} clocks from kernel entry to init"),
         ("docs/boards.md", f"| {k:,} + {fs['fs_bytes']:,} B | {fs['wire_bytes']:,} B | "
-                           f"{fs['reset_to_prompt_s_at_115200']} s | **{fs['reset_to_prompt_s_at_1000000']} s** |"),
+                           f"{s115} s | **{s1m} s** |"),
         ("docs/boards.md", f"| {k:,} + 2,048,000 B | {j['full_fs_untrimmed']['wire_bytes']:,} B | "
-                           f"{j['full_fs_untrimmed']['reset_to_prompt_s_at_115200']} s"),
-        ("docs/boards.md", f"{j['bios_clocks'] / 1e6:.2f} M clocks = {j['bios_clocks'] / 60e6:.2f} s"),
-        ("docs/boards.md", f"{m(j['kernel_to_init_clocks'], 'clocks = ')}\nclocks = "
-                           f"{j['kernel_to_init_clocks'] / 60e6:.2f} s"),
+                           f"{s115_untrimmed} s"),
+        ("docs/boards.md", f"{bios_m} M clocks = {bios_s} s"),
+        ("docs/boards.md", f"{m(init, 'clocks = ')}\nclocks = {init_s} s"),
         ("docs/boards.md", f"kernel.bin to 0x40000000 ({k} bytes)"),
         ("docs/boards.md", f"fs.img to 0x40200000 ({fs['fs_bytes']} bytes)"),
-        ("README.md", f"reaches the xv6 prompt in about {fs['reset_to_prompt_s']:.0f} s"),
+        ("README.md", f"reaches the xv6 prompt in about {prompt_s} s"),
     ]
 
 
-def near_millions(clocks, pattern):
-    """Kernel entry to init moves by ~1% between runs (where the timer's first tick falls):
-    the figure in docs/boards.md that `pattern` (one group, in millions, one decimal) finds
-    stands while it is within 1% of `clocks` beyond its own rounding (0.05 M: a run of
-    8,389,795 clocks keeps a doc's 8.3 M, written from a run of 8,342,971); else this
-    run's, rounded the same way."""
-    for x in re.findall(pattern, " ".join(read("docs/boards.md").split())):
-        if abs(float(x) * 1e6 - clocks) <= 0.01 * clocks + 0.05e6:
+def near_figure(value, pattern, digits=1, rel=0.01, doc="docs/boards.md"):
+    """A figure measured on a twin moves between runs: kernel entry to init by ~1% (where the
+    timer's first tick falls after the upload), the BIOS's clocks by ~0.05% (litex_term's
+    answer to the boot request comes when the host gets to it), and the seconds computed
+    from them with them. The figure in `doc` that `pattern` (one group: a decimal with
+    `digits` places) finds stands while it is within `rel` of `value` beyond its own
+    rounding (a run of 8,389,795 clocks keeps a doc's 8.3 M, written from a run of
+    8,342,971; a run of 61.86 M BIOS clocks keeps 61.84); else this run's figure, rounded
+    the same way."""
+    half = 0.5 * 10 ** -digits
+    for x in re.findall(pattern, " ".join(read(doc).split())):
+        if abs(float(x) - value) <= rel * abs(value) + half + 1e-9:
             return x
-    return f"{clocks / 1e6:.1f}"
+    return f"{value:.{digits}f}"
+
+
+def near_millions(clocks, pattern):
+    """Clocks in millions, one decimal, as near_figure."""
+    return near_figure(clocks / 1e6, pattern)
+
+
+def secs(value, pattern):
+    """Seconds computed from a twin's clocks and the wire, one decimal, as near_figure."""
+    return near_figure(value, pattern, 1, 0.005)
 
 
 def arty_serialboot_quotes(j):
     """The Arty's serial boot figures in docs/boards.md: one table row (its own section)."""
     from boards.arty import DEFAULT_SYS_CLK
-    k, fs, b = j["bytes"]["kernel.bin"], j["full_fs"], j["bios_clocks"]
-    init = near_millions(j["kernel_to_init_clocks"], r"\| Arty A7 [^|]*\| [\d.]+ M \| (\d+\.\d) M \|")
+    k, fs = j["bytes"]["kernel.bin"], j["full_fs"]
+    row = r"\| Arty A7 [^|]*\| "
+    bios = near_figure(j["bios_clocks"] / 1e6, row + r"(\d+\.\d\d) M \|", 2, 0.001)
+    init = near_millions(j["kernel_to_init_clocks"], row + r"[\d.]+ M \| (\d+\.\d) M \|")
+    wire = row + r"(?:[^|]*\| ){4}"          # the row to its seconds at 115200 baud
+    s115 = secs(fs["reset_to_prompt_s_at_115200"], wire + r"(\d+\.\d) s \|")
+    s1m = secs(fs["reset_to_prompt_s_at_1000000"], wire + r"[\d.]+ s \| \*\*(\d+\.\d) s")
     return [("docs/boards.md",
-             f"| Arty A7 at {DEFAULT_SYS_CLK / 1e6:g} MHz | {b / 1e6:.2f} M | {init} M | {k:,} + {fs['fs_bytes']:,} B | "
-             f"{fs['wire_bytes']:,} B | {fs['reset_to_prompt_s_at_115200']} s | **{fs['reset_to_prompt_s_at_1000000']} s** |")]
+             f"| Arty A7 at {DEFAULT_SYS_CLK / 1e6:g} MHz | {bios} M | {init} M | {k:,} + {fs['fs_bytes']:,} B | "
+             f"{fs['wire_bytes']:,} B | {s115} s | **{s1m} s** |")]
 
 
 def marked_block(doc, mark):
