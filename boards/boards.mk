@@ -8,6 +8,8 @@
 #                         (each *-load/*-flash is `python -m boards.<board> --load|--flash`)
 #   make ulx3s-flash      write it to the SPI flash (kept across power cycles)
 #   make ulx3s-ci         build and fail unless sys_clk meets ULX3S_SYS_CLK (nextpnr's log)
+#   make ulx3s-seeds      the default build at nextpnr seeds 1-5 -> docs/fpga.json and its table
+#                         in docs/fpga.md (SEEDS_ARGS="--jobs 2 --reuse 1=build/ulx3s")
 #   make arty             BIOS + Vivado project -> build/arty; runs Vivado if it is on PATH
 #   make arty-load        load with openFPGALoader (ARTY_PROG=openocd: boards/openocd/arty.cfg)
 #   make arty-flash       write the SPI flash (openFPGALoader; openocd needs a bscan_spi proxy)
@@ -43,7 +45,7 @@ _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
               $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
               $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 
-.PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci arty arty-load arty-flash arty-bscan-spi fpga-report
+.PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci ulx3s-seeds arty arty-load arty-flash arty-bscan-spi fpga-report
 
 # Used on its own (make -f boards/boards.mk), the set-up the top Makefile's `setup` runs.
 ifndef HASHSOC_TOP_MAKEFILE
@@ -75,6 +77,9 @@ arty-flash: setup
 
 arty-bscan-spi: setup
 	$(PY) -m boards.arty_bscan_spi --variant $(ARTY_VARIANT)
+
+ulx3s-seeds: setup
+	$(PY) scripts/fpga/seeds.py $(SEEDS_ARGS)
 
 fpga-report: setup
 	$(PY) scripts/fpga/report.py $(FPGA_REPORT_ARGS)

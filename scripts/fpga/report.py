@@ -161,7 +161,11 @@ def critical_path(log_path, net=None):
     srcs = re.findall(r"Source (\S+)", body)
     sinks = re.findall(r"Sink (\S+)", body)
     def short(n):
-        return re.sub(r"(_(LUT4|TRELLIS|CCU2C|PFUMX|L6MUX21)\w*)$", "", n.split("$")[0])[:70]
+        # yosys's cell names end in _LUT4..., _TRELLIS_FF...; "$glbnet$..." and the like follow
+        # a name, but Amaranth's unnamed signals are "$<n>" themselves (keccak_engine.core.$5)
+        m = re.match(r"(.*?\.)\$(\d+)_", n)
+        base = m.group(1) + "$" + m.group(2) if m else n.split("$")[0]
+        return re.sub(r"(_(LUT4|TRELLIS|CCU2C|PFUMX|L6MUX21)\w*)$", "", base)[:70]
 
     return {"from": short(srcs[0]) if srcs else "?", "to": short(sinks[-1]) if sinks else "?",
             "levels": len(re.findall(r"\blogic\b", body)),
@@ -631,6 +635,8 @@ def render(data):
         L.append("Cost of each engine inside the SoC (difference from the SoC without engines): " + "; ".join(
             f"{names[r['tag']]}: +{r['lut'] - base['lut']:,} LUT, +{r['ff'] - base['ff']:,} FF"
             for r in soc if r["tag"] != "none") + ".\n")
+    if data.get("ulx3s_seeds"):
+        L.append(render_seeds(data["ulx3s_seeds"]))
     L.append("## Each engine alone on ECP5 (LFE5U-85F, out of context)\n")
     L.append("The engine as the SoC instantiates it (core + frontend: registers, data window, DMA "
              "master), synthesized with `synth_ecp5` and placed and routed with `nextpnr-ecp5 "
@@ -729,6 +735,41 @@ def lc_sides(arty):
     if not (above and below):
         return ""
     return f" (above the packed figure in {len(above)} of the SoC rows here, below it in {len(below)})"
+
+
+def render_seeds(data):
+    """The table of the ULX3S over placement seeds (scripts/fpga/seeds.py: fpga.json's ulx3s_seeds)."""
+    rows = sorted(data["rows"], key=lambda r: r["seed"])
+    want = data["target_mhz"]
+    routed = [r for r in rows if r["fmax_mhz"] is not None]
+    L = [f"## ULX3S over five placement seeds ({want:g} MHz)\n",
+         f"sys_clk Fmax after routing at each nextpnr seed, the ULX3S's default build "
+         f"({', '.join(data['engines'])}; {data['device']}; router1), made by `make ulx3s-seeds` "
+         f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}. CI builds seed "
+         f"{data['ci_seed']}. Any change to the gateware or the ROM places the SoC anew, so the "
+         "table is of that commit until it is made again.", "",
+         f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing |",
+         "|---:|---:|---|---:|---:|---|---:|"]
+    for r in rows:
+        if r["fmax_mhz"] is None:
+            s = r["stopped"]
+            L.append(f"| {r['seed']} | - | **not routed**: stopped after {s['router_seconds']:,} s of router1, "
+                     f"{s['arcs_left']:,} of {s['arcs']:,} arcs left after {s['router_iterations']:,} iterations "
+                     f"(the last 1,000 took {s['last_1000_iterations_s']:.0f} s); "
+                     f"{s['placed_estimate_mhz']:.2f} MHz estimated after placement | | | | |")
+            continue
+        c = r["critical"] or {}
+        L.append(f"| {r['seed']} | {r['fmax_mhz']:.2f} MHz | {'PASS' if r['pass'] else '**FAIL**'} "
+                 f"({(r['fmax_mhz'] / want - 1):+.1%}) | {r['lut']:,} | {r['ff']:,} | "
+                 f"`{c.get('from', '?')}` -> `{c.get('to', '?')}` | "
+                 f"{c.get('logic_ns', 0):.2f} / {c.get('routing_ns', 0):.2f} ns |")
+    ok = [r for r in rows if r["pass"]]
+    L += ["", f"**{len(ok)} of {len(rows)} seeds** meet {want:g} MHz"]
+    if routed:
+        lo, hi = min(r["fmax_mhz"] for r in routed), max(r["fmax_mhz"] for r in routed)
+        L[-1] += f"; the routed ones span {lo:.2f}-{hi:.2f} MHz"
+    L[-1] += "."
+    return "\n".join(L) + "\n"
 
 
 def render_arty(data, names):
@@ -948,6 +989,8 @@ def main():
                 "xc7_engines": [], "notes": args.note}
         old = json.load(open(jpath)) if os.path.exists(jpath) else {}
         data["notes"] = args.note or old.get("notes", [])
+        if old.get("ulx3s_seeds"):      # scripts/fpga/seeds.py's, kept until it runs again
+            data["ulx3s_seeds"] = old["ulx3s_seeds"]
         carried = []
 
         def keep(section, tag, result):
@@ -1002,16 +1045,21 @@ def main():
     if os.path.exists(args.analysis):
         data["analysis"] = [open(args.analysis).read().strip()]
         json.dump(data, open(jpath, "w"), indent=1)
-    order = {t: i for i, t in enumerate(SOC_ORDER)}
-    data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
-    data["arty_soc"].sort(key=lambda r: order[r["tag"]])
-    with open(os.path.join(DOCS, "fpga.md"), "w") as f:
-        f.write(render(data))
+    write_md(data)
     if data["ulx3s_soc"] and (args.only_render or replot):
         plot(data)
     log("wrote docs/fpga.md, docs/fpga.json" + (", docs/fpga_soc.png, docs/fpga_engines.png"
                                                  if data["ulx3s_soc"] and (args.only_render or replot) else ""))
     return 0
+
+
+def write_md(data):
+    """docs/fpga.md from fpga.json's data (its rows in the tables' order)."""
+    order = {t: i for i, t in enumerate(SOC_ORDER)}
+    data["ulx3s_soc"].sort(key=lambda r: order[r["tag"]])
+    data["arty_soc"].sort(key=lambda r: order[r["tag"]])
+    with open(os.path.join(DOCS, "fpga.md"), "w") as f:
+        f.write(render(data))
 
 
 def find_bios():

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The ULX3S's sys_clk Fmax over nextpnr placement seeds -> docs/fpga.json ("ulx3s_seeds")
+and its table in docs/fpga.md (rendered by report.py, which keeps it when it runs).
+
+    python scripts/fpga/seeds.py                    (make ulx3s-seeds: seeds 1-5, 20-60 min each)
+    python scripts/fpga/seeds.py --reuse 1=build/ulx3s       take make ulx3s-ci's seed-1 build
+
+Each seed is the board's default build (`python -m boards.ulx3s --build --seed N`: the
+engines, memory path and ROM `make ulx3s` puts on the board) in build/ulx3s-seeds/seed-N.
+A seed that misses sys_clk is a result, not an error: the table says which path stopped
+it. CI builds one seed (boards.ulx3s.DEFAULT_SEED, `make ulx3s-ci`); this shows whether
+the margin survives a placement change, which any change to the gateware or the ROM
+makes. The JSON records the commit and a digest of the sources the builds were made from
+(the gateware, the SoC, the board script and the ROM's software); the table is of that
+commit until this is run again. A build still routing after --timeout minutes is stopped
+and its row says how far router1 got.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, TOP)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import report  # noqa: E402
+from gateware.buildstamp import source_digest  # noqa: E402
+
+OUT = os.path.join(TOP, "build", "ulx3s-seeds")
+JSON = os.path.join(TOP, "docs", "fpga.json")
+# What a seed's bitstream is made from: the Python of the SoC and its gateware, and the C
+# of the ROM (the BIOS links the boot ROM's check and the hash library).
+SOURCES = report.ULX3S_SOURCES + ("firmware/bootrom", "firmware/libhash")
+
+
+def log(msg):
+    print(f"[seeds] {msg}", flush=True)
+
+
+def board_config():
+    """The ULX3S default build's engines, sys_clk, nextpnr margin and device."""
+    from boards import DEFAULT_ENGINES, ulx3s
+    return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": "folded", "freq": ulx3s.DEFAULT_SYS_CLK,
+            "margin": ulx3s.DEFAULT_PNR_MARGIN, "device": ulx3s.DEFAULT_DEVICE}
+
+
+def sources_key(cfg):
+    return source_digest(SOURCES, "ulx3s-seeds", cfg["engines"], cfg["variant"], cfg["freq"], cfg["margin"])
+
+
+def build(seed, timeout_min):
+    d = os.path.join(OUT, f"seed-{seed}")
+    os.makedirs(d, exist_ok=True)
+    log(f"seed {seed}: building in {os.path.relpath(d, TOP)} (yosys + nextpnr-ecp5 router1: 15-40 min, "
+        f"stopped after {timeout_min} min)")
+    t0 = time.time()
+    with open(os.path.join(d, "build.log"), "w") as f:
+        proc = subprocess.Popen([sys.executable, "-m", "boards.ulx3s", "--build", "--check-timing", "--seed",
+                                 str(seed), "--output-dir", d], cwd=TOP, stdout=f, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            rc = proc.wait(timeout=timeout_min * 60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)      # nextpnr runs in a child of the build: the whole group
+            proc.wait()
+            log(f"seed {seed}: stopped after {timeout_min} min")
+            return d, round(time.time() - t0)
+    secs = round(time.time() - t0)
+    # --check-timing exits 1 when the seed misses sys_clk: a result; any other failure is not
+    if rc not in (0, 1) or not os.path.exists(os.path.join(d, "gateware", "nextpnr-report.json")):
+        raise SystemExit(f"seed {seed}: the build failed (exit {rc}); see {os.path.relpath(d, TOP)}/build.log")
+    log(f"seed {seed}: done in {secs} s")
+    return d, secs
+
+
+def unrouted(gw):
+    """What nextpnr's log says of a build stopped before routing finished: the Fmax it
+    estimated after placement, and how far router1 got."""
+    text = open(os.path.join(gw, "nextpnr.log"), errors="replace").read()
+    est = re.findall(r"Max frequency for clock '[^']*VexRiscv[^']*': ([\d.]+) MHz", text)
+    prog = re.findall(r"^Info:\s+(\d+) \|.*\|\s+(\d+)\|\s+([\d.]+)\s+([\d.]+)\|$", text, re.M)
+    total = re.search(r"Routing (\d+) arcs", text)
+    it, left, batch, secs = prog[-1] if prog else ("0", "0", "0", "0")
+    return {"placed_estimate_mhz": float(est[0]) if est else None, "router_iterations": int(it),
+            "arcs_left": int(left), "arcs": int(total.group(1)) if total else None,
+            "router_seconds": round(float(secs)), "last_1000_iterations_s": float(batch)}
+
+
+def row(seed, d, secs, cfg):
+    gw = os.path.join(d, "gateware")
+    if not os.path.exists(os.path.join(gw, "nextpnr-report.json")):     # stopped while routing
+        return {"seed": seed, "fmax_mhz": None, "pass": False, "seconds": secs, "stopped": unrouted(gw)}
+    t = json.load(open(os.path.join(gw, "timing.json")))
+    if t["seed"] != seed or sorted(t["engines"]) != sorted(cfg["engines"]):
+        raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, not seed {seed} "
+                         f"with {cfg['engines']}")
+    r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
+    return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
+            "bram": r["bram"], "critical": r["critical"], "seconds": secs}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seeds", default="1,2,3,4,5", help="comma list (default 1,2,3,4,5)")
+    p.add_argument("--reuse", action="append", default=[], metavar="SEED=DIR",
+                   help="take an existing `python -m boards.ulx3s --build --seed SEED` output")
+    p.add_argument("--jobs", type=int, default=1, help="builds at once (each one core, ~1 GB; default 1)")
+    p.add_argument("--timeout", type=int, default=60, metavar="MIN",
+                   help="stop a seed's build after MIN minutes and count it as not routed (default 60: "
+                        "CI's whole run must finish in 90)")
+    args = p.parse_args()
+    report.use_fpga_tools()
+    cfg = board_config()
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    reuse = {int(k): os.path.abspath(v) for k, v in (r.split("=", 1) for r in args.reuse)}
+
+    def one(seed):
+        if seed in reuse:
+            log(f"seed {seed}: taken from {os.path.relpath(reuse[seed], TOP)}")
+            return row(seed, reuse[seed], None, cfg)
+        return row(seed, *build(seed, args.timeout), cfg)
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(one, seeds))
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=TOP, capture_output=True,
+                            text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", *SOURCES], cwd=TOP, capture_output=True,
+                           text=True).stdout.strip()
+    from boards.ulx3s import DEFAULT_SEED
+    seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
+                  "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
+                  "engines": cfg["engines"], "variant": cfg["variant"], "ci_seed": DEFAULT_SEED,
+                  "timeout_min": args.timeout, "rows": rows}
+    data = json.load(open(JSON))
+    data["ulx3s_seeds"] = seeds_data
+    json.dump(data, open(JSON, "w"), indent=1)
+    report.write_md(data)
+    log("wrote docs/fpga.json's ulx3s_seeds and docs/fpga.md")
+    print(report.render_seeds(seeds_data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
