@@ -135,8 +135,7 @@ def main():
     from boards.ulx3s import DEFAULT_SEED
     seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
                   "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
-                  "engines": cfg["engines"], "variant": cfg["variant"], "ci_seed": DEFAULT_SEED,
-                  "timeout_min": args.timeout, "rows": rows}
+                  "engines": cfg["engines"], "variant": cfg["variant"], "ci_seed": DEFAULT_SEED, "rows": rows}
     data = json.load(open(JSON))
     data["ulx3s_seeds"] = seeds_data
     json.dump(data, open(JSON, "w"), indent=1)
