@@ -284,6 +284,10 @@ def test_generated_docs_match_their_json():
     if sorted(r["seed"] for r in seeds["rows"]) != [1, 2, 3, 4, 5]:
         bad.append(f"docs/fpga.json's ulx3s_seeds: seeds {[r['seed'] for r in seeds['rows']]}, not 1-5 "
                    "(make ulx3s-seeds)")
+    from boards.ulx3s import DEFAULT_SEED
+    if seeds.get("ci_seed") != DEFAULT_SEED:
+        bad.append(f"docs/fpga.json's ulx3s_seeds says CI builds seed {seeds.get('ci_seed')}; boards/ulx3s.py's "
+                   f"DEFAULT_SEED is {DEFAULT_SEED} (make ulx3s-seeds, or seeds.py --reuse)")
     fail_if(bad, "generated docs that differ from what their JSON renders to")
 
 

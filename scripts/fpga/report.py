@@ -747,22 +747,25 @@ def render_seeds(data):
          f"({', '.join(data['engines'])}; {data['device']}; router1), made by `make ulx3s-seeds` "
          f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}. CI builds seed "
          f"{data['ci_seed']}. Any change to the gateware or the ROM places the SoC anew, so the "
-         "table is of that commit until it is made again.", "",
-         f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing |",
-         "|---:|---:|---|---:|---:|---|---:|"]
+         "table is of that commit until it is made again. *router1* is nextpnr's routing time "
+         "(wall seconds, two builds at a time on this 2-core VM).", "",
+         f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing | router1 |",
+         "|---:|---:|---|---:|---:|---|---:|---:|"]
     for r in rows:
         if r["fmax_mhz"] is None:
             s = r["stopped"]
             L.append(f"| {r['seed']} | - | **not routed**: stopped after {s['router_seconds']:,} s of router1, "
                      f"{s['arcs_left']:,} of {s['arcs']:,} arcs left after {s['router_iterations']:,} iterations "
                      f"(the last 1,000 took {s['last_1000_iterations_s']:.0f} s); "
-                     f"{s['placed_estimate_mhz']:.2f} MHz estimated after placement | | | | |")
+                     f"{s['placed_estimate_mhz']:.2f} MHz estimated after placement | | | | | "
+                     f"> {s['router_seconds']:,} s |")
             continue
         c = r["critical"] or {}
         L.append(f"| {r['seed']} | {r['fmax_mhz']:.2f} MHz | {'PASS' if r['pass'] else '**FAIL**'} "
                  f"({(r['fmax_mhz'] / want - 1):+.1%}) | {r['lut']:,} | {r['ff']:,} | "
                  f"`{c.get('from', '?')}` -> `{c.get('to', '?')}` | "
-                 f"{c.get('logic_ns', 0):.2f} / {c.get('routing_ns', 0):.2f} ns |")
+                 f"{c.get('logic_ns', 0):.2f} / {c.get('routing_ns', 0):.2f} ns | "
+                 f"{'-' if r.get('router_seconds') is None else format(r['router_seconds'], ',') + ' s'} |")
     ok = [r for r in rows if r["pass"]]
     L += ["", f"**{len(ok)} of {len(rows)} seeds** meet {want:g} MHz"]
     if routed:

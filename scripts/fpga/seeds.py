@@ -103,7 +103,15 @@ def row(seed, d, secs, cfg):
                          f"with {cfg['engines']}")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
-            "bram": r["bram"], "critical": r["critical"], "seconds": secs}
+            "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
+
+
+def router_seconds(gw):
+    """router1's own time from nextpnr's log (wall seconds: the largest part of a build, and
+    what a seed costs CI when it is boards.ulx3s.DEFAULT_SEED)."""
+    m = re.search(r"^Info: Router1 time ([\d.]+)s", open(os.path.join(gw, "nextpnr.log"), errors="replace").read(),
+                  re.M)
+    return round(float(m.group(1))) if m else None
 
 
 def main():
