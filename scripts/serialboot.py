@@ -26,7 +26,8 @@ the twin's clocks during the upload also count litex_term's round trips on this 
 with no space check, and litex_term keeps up to 128 frames in flight, so without --safe
 frames are lost in the *simulator's* module (CRC errors). With --safe litex_term waits for
 each frame's ack. A board's UART has no such ring, and the BIOS's own receive path is
-what the upload time depends on there; see docs/boards.md.
+what the upload time depends on there; see docs/boards.md. litex_term reaches the twin
+through Relay, so that its console is read the moment the twin answers it (Pty.pump).
 
 --preload-fs: the RAM disk is put in the twin's DRAM at its address before reset (as if an
 earlier upload had left it; the BIOS's memtest and leveling stay below it) and litex_term
@@ -118,45 +119,131 @@ def wire_bytes(n, payload):
     return -(-n // payload) * (payload + FRAME_OVERHEAD)
 
 
-class Pty:
-    """A child process on a pseudo-terminal, its output collected."""
+# litex_term's upload progress, "|====>    | 42%" and a carriage return, written once per
+# turn of its upload loop (the carriage returns are dropped on reading).
+PROGRESS = re.compile(r"\|[=> ]*\| *\d+%")
+PROGRESS_TAIL = re.compile(r"\|[=> ]*(\| *\d*)?$")
+# How often litex_term's console is read while the twin has not answered it.
+PACE = 0.05
 
-    def __init__(self, argv, log):
+
+class Relay:
+    """litex_term <-> the twin's serial2tcp, byte for byte, through a port of its own, so
+    that Pty knows the moment the twin answers litex_term (see Pty.pump)."""
+
+    def __init__(self, twin_port):
+        self.twin = socket.create_connection(("127.0.0.1", twin_port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.term = None
+        self.early = b""            # what the twin said before litex_term connected
+        self.twin.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def sockets(self):
+        return [s for s in (self.listener, self.twin, self.term) if s is not None]
+
+    def forward(self, ready):
+        """Move what `ready` holds from one side to the other; True when the twin spoke."""
+        if self.listener in ready:
+            self.term, _ = self.listener.accept()
+            self.term.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.listener.close()
+            self.listener = None
+            self.term.sendall(self.early)
+        answered = False
+        for src, dst in ((self.term, self.twin), (self.twin, self.term)):
+            if src is not None and src in ready:
+                data = src.recv(65536)
+                if not data:            # one side closed: so does the other
+                    self.close()
+                    return answered
+                if dst is not None:
+                    dst.sendall(data)
+                else:
+                    self.early += data
+                answered = answered or src is self.twin
+        return answered
+
+    def close(self):
+        for s in self.sockets():
+            s.close()
+        self.listener = self.twin = self.term = None
+
+
+class Pty:
+    """A child process on a pseudo-terminal, its output collected (litex_term's upload
+    progress left out)."""
+
+    def __init__(self, argv, log, relay=None):
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=TOP,
                                      start_new_session=True)
         os.close(slave)
         self.buf = ""
         self.log = log
+        self.relay = relay
+        self.tail = ""              # a progress line cut by a read, kept until its end comes
+        self.last_read = 0.0
+        self.last_progress = ""
 
     def pump(self, timeout):
-        r, _, _ = select.select([self.master], [], [], timeout)
-        if r:
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                data = b""
-            text = data.decode("latin-1").replace("\r", "")
-            self.buf += text
-            if self.log:
-                self.log.write(text)
-                self.log.flush()
-            return bool(data)
-        return True
+        """Wait up to `timeout` s for litex_term's output and take it; False at its end.
+
+        litex_term's upload loop polls the port for the twin's ack and prints its progress
+        line on each turn, so it spins as fast as its terminal takes the lines. Read at
+        once, it would burn a core beside the simulation (and this process another,
+        searching its output); read every PACE s, it blocks on a full terminal in between,
+        and so only learns of an ack at the next read: ~14 k clocks of the ULX3S twin per
+        64-byte frame, 15% of its serial boot. So the terminal is read at once when the
+        twin has answered litex_term (the relay sees it), and every PACE s otherwise."""
+        end = time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            watch = self.relay.sockets() if self.relay else []
+            due = self.last_read + PACE
+            if now >= due:
+                watch = watch + [self.master]
+            wait = max(0.0, min(end, due) - now) if now < due else max(0.0, end - now)
+            r, _, _ = select.select(watch, [], [], wait)
+            answered = self.relay.forward(r) if self.relay and r else False
+            if self.master in r or answered:
+                return self.read()
+            if time.monotonic() >= end:
+                return True
+
+    def read(self):
+        self.last_read = time.monotonic()
+        if not select.select([self.master], [], [], 0)[0]:
+            return True
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            data = b""
+        text = self.tail + data.decode("latin-1").replace("\r", "")
+        bars = PROGRESS.findall(text)
+        text = PROGRESS.sub("", text)
+        cut = PROGRESS_TAIL.search(text)
+        self.tail = text[cut.start():] if cut else ""
+        text = text[:cut.start()] if cut else text
+        self.buf += text
+        if self.log:
+            if bars and bars[-1] != self.last_progress:      # progress, once per step
+                self.last_progress = bars[-1]
+                text += bars[-1] + "\r"
+            self.log.write(text)
+            self.log.flush()
+        return bool(data)
 
     def wait_for(self, pattern, start, timeout):
         deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
         while time.monotonic() < deadline:
-            m = re.compile(pattern).search(self.buf, start)
+            m = regex.search(self.buf, start)
             if m:
                 return m
             if not self.pump(0.5) or self.proc.poll() is not None:
                 self.pump(0.2)
-                return re.compile(pattern).search(self.buf, start)
-            # litex_term's upload progress comes a few bytes at a time: without a pause each
-            # chunk meant another search of the whole buffer, half a core taken from the
-            # simulation for the whole boot (3 min of CPU in a 328 s ULX3S serial boot).
-            time.sleep(0.05)
+                return regex.search(self.buf, start)
         return None
 
     def send(self, text):
@@ -172,6 +259,8 @@ class Pty:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, 9)
         os.close(self.master)
+        if self.relay:
+            self.relay.close()
 
 
 def main():
@@ -231,8 +320,9 @@ def main():
             if listening(port):
                 break
             time.sleep(0.1)
+        relay = Relay(port)
         term = Pty([os.path.join(os.path.dirname(sys.executable), "litex_term"),
-                    f"socket://127.0.0.1:{port}", "--images", images, "--safe"], log)
+                    f"socket://127.0.0.1:{relay.port}", "--images", images, "--safe"], log, relay)
         if not term.wait_for(r"Booting from serial", 0, args.timeout):
             print("\nserialboot: the BIOS never asked for a serial boot", file=sys.stderr)
             return 2
