@@ -33,10 +33,13 @@ def xdist_group(item):
 
 
 # The groups that simulate longest, heaviest first (seconds in a fresh-clone `.ci/run` on
-# this 2-core VM, 2026-11-28, cb57ee3, the bitstream building beside: the Arty twin's serial
-# boot 991 plus its build and description 225, the xv6 sessions on the Arty twin 615 and
-# the ULX3S twin 541, the Arty firmware 524, the ULX3S serial boot 445, litex_sim's xv6
-# session 264, the Arty leveling 240, ...). xdist hands groups out
+# this 2-core VM, 2026-11-29, ce67bd0, the bitstream building beside: the Arty twin's serial
+# boot 893 plus its build and description 209, the xv6 sessions on the ULX3S twin 542 and
+# the Arty twin 514, the Arty firmware 439, the ULX3S serial boot 357, the ULX3S firmware
+# 315, the Arty leveling 241, litex_sim's firmware 267, its xv6 sessions 235 and 226, its
+# integrity boots 148, ...). Every simulating group is named: one left out went out with
+# the small tests, in module order, and test_xv6_integrity's ran alone for the last ~140 s
+# of that run. xdist hands groups out
 # in collection order when `make test` passes --no-loadscope-reorder; its default order is
 # by test count, which sent the one-test twin xv6 session out last, to run alone for its
 # last minutes. The first two go to different workers and need different simulators, so
@@ -45,17 +48,24 @@ def xdist_group(item):
 HEAVIEST_FIRST = ["test_twin:arty-twin", "test_xv6_hash:ulx3s-twin", "test_xv6_hash:arty-twin",
                   "test_soc_firmware:arty-twin", "test_xv6_hash:sim", "test_twin:ulx3s-twin",
                   "test_twin_leveling", "test_soc_firmware:ulx3s-twin", "test_xv6_litex",
-                  "test_soc_firmware:sim", "test_soc_identity", "test_seed001", "qemu"]
+                  "test_soc_firmware:sim", "test_xv6_integrity", "test_readme_demo", "test_bootrom",
+                  "test_soc_identity", "test_seed001", "qemu"]
 
 
 @pytest.hookimpl(tryfirst=True)     # before pytest-xdist's own, which reads the marks
 def pytest_collection_modifyitems(config, items):
     rank = {}
+    unplaced = set()
     for item in items:
         group = xdist_group(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+            if group not in HEAVIEST_FIRST:
+                unplaced.add(group)
         rank[item.nodeid] = HEAVIEST_FIRST.index(group) if group in HEAVIEST_FIRST else len(HEAVIEST_FIRST)
+    if unplaced:
+        raise pytest.UsageError(f"tests/conftest.py: simulating groups without a place in HEAVIEST_FIRST: "
+                                f"{sorted(unplaced)} (add each where its seconds put it)")
     items.sort(key=lambda item: rank[item.nodeid])     # stable: a module's own order stays
 
 

@@ -31,6 +31,7 @@ sys.path.insert(0, TOP)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import report  # noqa: E402
+from boards.common import parse_nextpnr_fmax, sys_clock_net  # noqa: E402
 from gateware.buildstamp import source_digest  # noqa: E402
 
 OUT = os.path.join(TOP, "build", "ulx3s-seeds")
@@ -80,15 +81,17 @@ def build(seed, timeout_min):
     return d, secs
 
 
-def unrouted(gw):
+def unrouted(gw, cfg):
     """What nextpnr's log says of a build stopped before routing finished: the Fmax it
-    estimated after placement, and how far router1 got."""
+    estimated after placement (its only timing report: the sys_clk net's, as the finished
+    builds' are picked), and how far router1 got."""
     text = open(os.path.join(gw, "nextpnr.log"), errors="replace").read()
-    est = re.findall(r"Max frequency for clock '[^']*VexRiscv[^']*': ([\d.]+) MHz", text)
+    fmax = parse_nextpnr_fmax(text)
+    net = sys_clock_net(fmax, cfg["freq"] / 1e6 * cfg["margin"])
     prog = re.findall(r"^Info:\s+(\d+) \|.*\|\s+(\d+)\|\s+([\d.]+)\s+([\d.]+)\|$", text, re.M)
     total = re.search(r"Routing (\d+) arcs", text)
     it, left, batch, secs = prog[-1] if prog else ("0", "0", "0", "0")
-    return {"placed_estimate_mhz": float(est[0]) if est else None, "router_iterations": int(it),
+    return {"placed_estimate_mhz": fmax[net][0] if net else None, "router_iterations": int(it),
             "arcs_left": int(left), "arcs": int(total.group(1)) if total else None,
             "router_seconds": round(float(secs)), "last_1000_iterations_s": float(batch)}
 
@@ -96,7 +99,7 @@ def unrouted(gw):
 def row(seed, d, secs, cfg):
     gw = os.path.join(d, "gateware")
     if not os.path.exists(os.path.join(gw, "nextpnr-report.json")):     # stopped while routing
-        return {"seed": seed, "fmax_mhz": None, "pass": False, "seconds": secs, "stopped": unrouted(gw)}
+        return {"seed": seed, "fmax_mhz": None, "pass": False, "seconds": secs, "stopped": unrouted(gw, cfg)}
     t = json.load(open(os.path.join(gw, "timing.json")))
     if t["seed"] != seed or sorted(t["engines"]) != sorted(cfg["engines"]):
         raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, not seed {seed} "
