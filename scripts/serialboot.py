@@ -349,8 +349,8 @@ def main():
     finally:
         if term:
             term.close()
-            if args.quiet:      # the transcript, without litex_term's progress bars
-                sys.stdout.write(re.sub(r"\|[=> ]*\| *\d+%", "", term.buf))
+            if args.quiet:      # the transcript (Pty.read kept litex_term's progress out of it)
+                sys.stdout.write(term.buf)
         if sim.poll() is None:
             os.killpg(sim.pid, 15)
             sim.wait()
