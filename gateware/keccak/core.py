@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Keccak core: SHA3-224/256/384/512, SHAKE128/256, cSHAKE128/256 and original Keccak-224/256/384/512.
+"""Keccak core: SHA3-224/256/384/512, SHAKE128/256 and original Keccak-224/256/384/512.
 
 Implements the core side of ``docs/engine-interface.md`` (ports, context words, modes).
 
@@ -16,8 +16,7 @@ context word ``k`` (0..49) is the same slice of the state.
 
 ``KeccakRound`` is one combinational round ``iota(chi(pi(rho(theta(a)))))``. The state register
 goes through it once per clock, so one Keccak-f[1600] takes 24 clocks. The round constant
-comes from a 24-entry table indexed by the round counter ``rnd``, looked up a clock ahead
-into the register ``rc`` (with ``running``, below, this keeps ``rnd`` off the round's paths).
+comes from a 24-entry table indexed by the round counter ``rnd``.
 
 Input never goes into the state directly. Beats are written into ``buf``, a one-block buffer
 (up to 42 words, the SHAKE128 rate), at word index ``wcnt``. When the block is complete
@@ -28,7 +27,7 @@ first word of the next block in that very clock, so the next block fills while t
 is permuted (double buffering).
 
 Padding is done in hardware from the byte position: the ``in_last`` beat is masked to its
-``in_nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x04 cSHAKE, 0x01 Keccak) is put
+``in_nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x01 Keccak) is put
 right after them; if the beat had 4 valid bytes the pad byte goes into the next word
 (``pad_pending``, one extra clock). Since ``buf`` is all zeros after each absorb, the zero
 fill is free; the ``0x80`` in the last rate byte is OR-ed in at absorb time (``final``).
@@ -40,9 +39,8 @@ Two independent halves that talk through ``full``:
 * input side: ``wcnt`` (words in the buffer), ``full`` (a complete block waits),
   ``pad_pending`` (pad byte still to be written), ``final`` (the buffered block is the padded
   last one);
-* permutation side: ``rnd`` (0 = idle, otherwise the next round 1..23 to run), ``running``
-  (``rnd != 0``, a flip-flop of its own for timing), ``fin`` (the running permutation ends the
-  message or is a squeeze, so ``done`` is set when it ends).
+* permutation side: ``rnd`` (0 = idle, otherwise the next round 1..23 to run), ``fin`` (the
+  running permutation ends the message or is a squeeze, so ``done`` is set when it ends).
 
 ``busy = wcnt != 0 | full | pad_pending | rnd != 0``; ``in_ready`` is 1 when the buffer has room
 (not full, or being absorbed in this very clock) and no padding or final permutation is under
@@ -117,11 +115,7 @@ RHO_OFFSETS = _rho_offsets()
 
 # mode: (name, rate in bytes, pad byte), from the one description (gateware/hashspec.py):
 # a Keccak-family mode added there is built into this core's mode table with no edit here.
-# cSHAKE's modes (SP 800-185) are SHAKE's sponges with cSHAKE's pad byte; KMAC's are the
-# wrapper's (gateware/keccak/kmac.py), which runs this core in the cSHAKE mode.
 MODES = {a.mode: (a.title, a.block, a.pad) for a in hashspec.algorithms_of("keccak")}
-MODES.update({s.cshake: ("c" + s.xof, hashspec.algorithm(s.xof).block, hashspec.CSHAKE_PAD)
-              for s in hashspec.SP800_185})
 RATE_MAX = max(rate for _, rate, _ in MODES.values())   # 168 bytes = 42 words
 
 
@@ -200,12 +194,6 @@ class KeccakCore(wiring.Component):
         final       = Signal()               # ... and it is the padded last block
         pad_pending = Signal()               # last beat had 4 bytes: pad byte goes in next word
         rnd   = Signal(range(24))            # 0: idle (or round 0 now), else next round to run
-        # rnd != 0 and the round constant, kept in flip-flops of their own: computed from rnd,
-        # they headed the ULX3S's routed critical paths (rnd -> running -> absorb -> the
-        # 1,344-bit block mux -> the round -> state, and absorb -> in_ready -> the packer ->
-        # the DMA -> accept -> buf; rnd -> rc -> the round). Both are set a clock ahead.
-        running = Signal()
-        rc      = Signal(64, init=ROUND_CONSTANTS[0])   # ROUND_CONSTANTS[rnd], registered as well
         fin   = Signal()                     # running permutation sets done when it ends
         done  = Signal()
 
@@ -220,6 +208,7 @@ class KeccakCore(wiring.Component):
                                  end_bit[8 * rate - 1].eq(1)]
 
         # --- permutation side ---
+        running   = rnd != 0
         absorb    = full & ~running               # XOR buf into the state + round 0, this clock
         squeezing = self.squeeze & done           # one more permutation, nothing absorbed
         step      = absorb | squeezing | running  # the state goes through one round
@@ -227,7 +216,7 @@ class KeccakCore(wiring.Component):
         m.d.comb += [
             block.eq(Mux(absorb, buf | Mux(final, end_bit, 0), 0)),
             rnd_f.a.eq(state ^ block),
-            rnd_f.rc.eq(rc),
+            rnd_f.rc.eq(Array(Const(rc, 64) for rc in ROUND_CONSTANTS)[rnd]),
         ]
 
         # --- input side ---
@@ -262,15 +251,12 @@ class KeccakCore(wiring.Component):
         with m.If(self.init):
             m.d.sync += [
                 mode.eq(self.mode), state.eq(0), count.eq(0), buf.eq(0), wcnt.eq(0),
-                full.eq(0), final.eq(0), pad_pending.eq(0), rnd.eq(0), running.eq(0),
-                rc.eq(ROUND_CONSTANTS[0]), fin.eq(0), done.eq(0),
+                full.eq(0), final.eq(0), pad_pending.eq(0), rnd.eq(0), fin.eq(0), done.eq(0),
             ]
         with m.Else():
             # permutation side
             with m.If(step):
-                rnd_next = Mux(rnd == 23, 0, rnd + 1)
-                m.d.sync += [state.eq(rnd_f.y), rnd.eq(rnd_next), running.eq(rnd != 23),
-                             rc.eq(Array(Const(c, 64) for c in ROUND_CONSTANTS)[rnd_next])]
+                m.d.sync += [state.eq(rnd_f.y), rnd.eq(Mux(rnd == 23, 0, rnd + 1))]
                 with m.If(absorb):
                     m.d.sync += [full.eq(0), final.eq(0), fin.eq(final), buf.eq(0)]
                 with m.If(squeezing):
