@@ -43,8 +43,8 @@ def make_core(name, variant=None, device_key=None):
         sha = SHA256Core(variant=variant or "folded") if name == "sha256" else SHA2Core(name, variant=variant or "folded")
         return HmacCore(sha, key)
     if name == "keccak":
-        from .keccak.core import KeccakCore
-        return KeccakCore()
+        from .keccak.kmac import KmacCore
+        return KmacCore()
     raise ValueError(f"unknown engine {name!r}")
 
 

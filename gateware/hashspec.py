@@ -74,6 +74,13 @@ class KeySource:
 
 
 @dataclass(frozen=True)
+class Sp800185:
+    xof: str         # the SHAKE algorithm (key) whose rate it uses: cSHAKE128/KMAC128 on SHAKE128's
+    cshake: int      # the Keccak engine's mode for cSHAKE on it
+    kmac: int        # ... for KMAC on it (the key block from the key words)
+
+
+@dataclass(frozen=True)
 class Region:
     name: str        # C: HWIN_<NAME>
     offset: int      # byte offset in the engine's data window
@@ -86,9 +93,9 @@ ENGINE_VERSION = (1, 0)     # major, minor: the version register of both engines
 
 ENGINES = (
     Engine("sha256", "SHA2", 10, 16, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
-    Engine("keccak", "KECC", 52, 16, "Keccak-f[1600] sponge (FIPS 202); context: the 25 lanes (lane i at words 2i, "
-                                 "2i+1), then the 64-bit byte count; key words: reserved for KMAC's key (written and "
-                                     "ignored)"),
+    Engine("keccak", "KECC", 52, 42, "Keccak-f[1600] sponge (FIPS 202, SP 800-185); context: the 25 lanes (lane i "
+                                 "at words 2i, 2i+1), then the 64-bit byte count; key words: KMAC's key block "
+                                 "bytepad(encode_string(K), rate), up to SHAKE128's rate"),
     Engine("sha512", "SHA5", 18, 32, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
                                  "64-bit word as two byte-swapped words (so memory order is digest order), then "
                                  "the 64-bit byte count"),
@@ -148,9 +155,10 @@ WINDOW = (
            "a store to `0x1000 + 4*k` (k = 0..4) pushes the final k bytes and closes the message"),
     Region("ctx", 0x2000, 4 * 64, "read / write",
            "context word i at `0x2000 + 4*i`: the digest or output block; export / import of a message"),
-    Region("key", 0x3000, 128, "write",
-           "HMAC key word i (K0, first byte in bits 7:0) at `0x3000 + 4*i`, i below the engine's "
-           "block in words (SHA-256: 16, SHA-512: 32); reads return 0; written while no message is open"),
+    Region("key", 0x3000, 256, "write",
+           "key word i (first byte in bits 7:0) at `0x3000 + 4*i`, i below the engine's key words "
+           "(HMAC's K0: SHA-256 16, SHA-512 32; KMAC's key block: Keccak 42); reads return 0; written "
+           "while no message is open"),
 )
 
 # HMAC (RFC 2104, FIPS 198-1) on the SHA-2 engines: HMAC(K, m) = H((K0 ^ opad) ||
@@ -174,9 +182,14 @@ HMAC_OPAD = 0x5C
 # "1111", after the prefix bytepad(encode_string(N) || encode_string(S), rate); a cSHAKE
 # with an empty function name N and customization S is SHAKE. KMAC is cSHAKE with
 # N = KMAC_NAME, the key block bytepad(encode_string(K), rate) after the prefix and
-# right_encode(output bits, or 0 for KMACXOF) after the message. Software only so far
-# (firmware/libhash/swhash/sp800185_sw.h): the Keccak engine has no CSHAKE_PAD mode yet.
-SP800_185_ALGORITHMS = ("SHAKE128", "SHAKE256")     # cSHAKE128 / KMAC128, cSHAKE256 / KMAC256
+# right_encode(output bits, or 0 for KMACXOF) after the message. In software
+# (firmware/libhash/swhash/sp800185_sw.h) and on the Keccak engine, in modes of its own:
+# `cshake` is the SHAKE's sponge with CSHAKE_PAD (the prefix and everything else are
+# message bytes software writes); `kmac` is that mode plus the key: the engine absorbs the
+# window's key words (software writes bytepad(encode_string(K), rate) there) as the block
+# after the message's first, which must be the one-block prefix (gateware/keccak/kmac.py).
+SP800_185 = (Sp800185("SHAKE128", 10, 12), Sp800185("SHAKE256", 11, 13))
+SP800_185_ALGORITHMS = tuple(s.xof for s in SP800_185)     # cSHAKE128 / KMAC128, cSHAKE256 / KMAC256
 CSHAKE_PAD = 0x04
 KMAC_NAME = "KMAC"
 DEVICE_KEY_BYTES = 32       # keys/device_key: made once per tree, kept, never committed
@@ -277,13 +290,18 @@ def hmac_modes(engine_name):
                  if algorithm(a).engine == engine_name)
 
 
+def sp800185_modes(engine_name):
+    """The engine's cSHAKE and KMAC modes (the Keccak engine's: SP800_185)."""
+    return tuple(m for s in SP800_185 if algorithm(s.xof).engine == engine_name for m in (s.cshake, s.kmac))
+
+
 def modes(engine_name):
-    """Every ctrl.mode the engine accepts: its algorithms', then its HMAC modes."""
-    return tuple(a.mode for a in algorithms_of(engine_name)) + hmac_modes(engine_name)
+    """Every ctrl.mode the engine accepts: its algorithms', then its HMAC, cSHAKE and KMAC modes."""
+    return tuple(a.mode for a in algorithms_of(engine_name)) + hmac_modes(engine_name) + sp800185_modes(engine_name)
 
 
 def xof_modes(engine_name):
-    return tuple(a.mode for a in algorithms_of(engine_name) if a.xof)
+    return tuple(a.mode for a in algorithms_of(engine_name) if a.xof) + sp800185_modes(engine_name)
 
 
 def error_bit(name):

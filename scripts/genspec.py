@@ -96,11 +96,17 @@ def c_header():
         L.append(f"#define HASH_HMAC_KEY_{k.name.upper()} 0x{k.bits:X} /* {k.doc} */")
     L += [f"#define HASH_CSHAKE_PAD 0x{S.CSHAKE_PAD:02X} /* cSHAKE's domain bits and first pad bit (SP 800-185) */",
           f'#define HASH_KMAC_NAME "{S.KMAC_NAME}" /* KMAC\'s function name N */',
-          "/* X(ALG) for each XOF cSHAKE and KMAC are made on (ALG's rate: cSHAKE128/KMAC128, ...) */",
-          "#define HASH_SP800_185_TABLE(X) " + " ".join(f"X({a})" for a in S.SP800_185_ALGORITHMS)]
+          "/* X(ALG, CSHAKE_MODE, KMAC_MODE) for each XOF cSHAKE and KMAC are made on (ALG's rate:",
+          " * cSHAKE128/KMAC128, ...), with the Keccak engine's ctrl.mode for each. */",
+          "#define HASH_SP800_185_TABLE(X) " + " ".join(f"X({p.xof}, {p.cshake}, {p.kmac})" for p in S.SP800_185),
+          f"#define HASH_KMAC_KEY_WORDS {S.engine('keccak').key_words} "
+          "/* the Keccak engine's key words: KMAC's key block at the largest rate */"]
     L += [f"#define HASH_HMAC_IPAD 0x{S.HMAC_IPAD:02X}",
           f"#define HASH_HMAC_OPAD 0x{S.HMAC_OPAD:02X}",
-          f"#define HASH_HMAC_KEY_WORDS {S.region('key').size // 4} /* the window's key words: the largest K0 */",
+          f"#define HASH_HMAC_KEY_WORDS {max(S.engine(S.algorithm(a).engine).key_words for a in S.HMAC_ALGORITHMS)} "
+          "/* the largest K0, in key words */",
+          f"#define HASH_HW_KEY_WORDS {max(e.key_words for e in S.ENGINES)} "
+          "/* the most key words an engine takes (K0, KMAC's key block) */",
           f"#define HASH_DEVICE_KEY_BYTES {S.DEVICE_KEY_BYTES} /* keys/device_key */",
           f'#define HASH_DEVICE_KEY_FINGERPRINT_LABEL "{S.DEVICE_KEY_FINGERPRINT_LABEL}"',
           f"#define HASH_DEVICE_KEY_FINGERPRINT_BYTES {S.DEVICE_KEY_FINGERPRINT_BYTES} "
@@ -165,6 +171,15 @@ def table_keccak_modes():
         w = a.block // 4
         out = f"{a.digest} B (words 0..{a.digest // 4 - 1})" if a.digest else f"any ({w} words per squeeze)"
         L.append(f"| {a.mode} | {a.title} | {a.block} | {w} | {max(PERMUTATION_CLOCKS, w)} | {_hex(a.pad)} | {out} |")
+    # SP 800-185's modes on SHAKE's sponges: cSHAKE's, then KMAC's (gateware/keccak/kmac.py)
+    rows = sorted([(p.cshake, "c" + S.algorithm(p.xof).title, p.xof) for p in S.SP800_185] +
+                  [(p.kmac, "KMAC" + S.algorithm(p.xof).title[5:] + " (the key block from the key words)", p.xof)
+                   for p in S.SP800_185])
+    for mode, title, xof in rows:
+        a = S.algorithm(xof)
+        w = a.block // 4
+        L.append(f"| {mode} | {title} | {a.block} | {w} | {max(PERMUTATION_CLOCKS, w)} | {_hex(S.CSHAKE_PAD)} | "
+                 f"any ({w} words per squeeze) |")
     return L
 
 

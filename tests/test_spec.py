@@ -151,7 +151,9 @@ def test_gateware_takes_its_facts_from_the_description():
     assert engine.ERROR_NAMES == [b.name for b in hashspec.ERRORS]
     assert engine.FINAL_WORD * 4 == hashspec.region("final").offset
     assert engine.CTX_WORD * 4 == hashspec.region("ctx").offset
-    assert MODES == {a.mode: (a.title, a.block, a.pad) for a in hashspec.algorithms_of("keccak")}
+    assert MODES == {**{a.mode: (a.title, a.block, a.pad) for a in hashspec.algorithms_of("keccak")},
+                     **{p.cshake: ("c" + p.xof, hashspec.algorithm(p.xof).block, hashspec.CSHAKE_PAD)
+                        for p in hashspec.SP800_185}}
     assert (MODE_SHA256, MODE_SHA224) == (hashspec.algorithm("SHA-256").mode, hashspec.algorithm("SHA-224").mode)
     for e in hashspec.ENGINES:
         assert SPECS[e.name].ident == e.ident_value and SPECS[e.name].modes == hashspec.modes(e.name)
@@ -159,45 +161,41 @@ def test_gateware_takes_its_facts_from_the_description():
 
 # ---- the worked example: one edit adds a mode ----
 
-def _left_encode(n):
-    b = n.to_bytes(max(1, (n.bit_length() + 7) // 8), "big")
-    return bytes([len(b)]) + b
-
-
-def cshake_prefix(custom, rate):
-    """SP 800-185: bytepad(encode_string(N) || encode_string(S), rate) with N empty."""
-    x = _left_encode(rate) + _left_encode(0) + _left_encode(8 * len(custom)) + custom
-    return x + bytes(-len(x) % rate)
-
-
 def test_a_new_keccak_mode_is_one_edit(monkeypatch):
     """docs/adding-a-mode.md: the one edit is this Algorithm row. The Keccak core's mode
-    table, the C header and the docs' tables follow; the core then computes cSHAKE128
-    (the software prepends SP 800-185's prefix block) as pycryptodome does."""
-    from Crypto.Hash import cSHAKE128
+    table, the C header and the docs' tables follow; the core then computes RawSHAKE128
+    (FIPS 202 6.3: SHAKE128's sponge with the pad byte 0x07) as pycryptodome's sponge does
+    with that pad byte."""
+    from Crypto.Hash import SHAKE128
     import gateware.keccak.core as core
     from coredriver import KeccakDriver, simulate
 
-    row = hashspec.Algorithm("CSHAKE128", "cshake128", "cSHAKE128", "keccak", 10, 168, 0, 0x04, "", "SP 800-185")
+    mode = 14
+    assert mode not in hashspec.modes("keccak")
+    row = hashspec.Algorithm("RAWSHAKE128", "rawshake128", "RawSHAKE128", "keccak", mode, 168, 0, 0x07, "",
+                             "FIPS 202")
     monkeypatch.setattr(hashspec, "ALGORITHMS", hashspec.ALGORITHMS + (row,))
     try:
         importlib.reload(core)
-        assert core.MODES[10] == ("cSHAKE128", 168, 0x04)
+        assert core.MODES[mode] == ("RawSHAKE128", 168, 0x07)
         header = genspec.c_header()
-        assert f"HASH_CSHAKE128 = {len(hashspec.ALGORITHMS) - 1}," in header and 'X(CSHAKE128, "cshake128", "cSHAKE128", HASH_ENGINE_KECCAK, 10,' in header
-        assert "| 10 | cSHAKE128 | 168 | 42 | 42 | 0x04 |" in "\n".join(genspec.table_keccak_modes())
+        assert f"HASH_RAWSHAKE128 = {len(hashspec.ALGORITHMS) - 1}," in header
+        assert f'X(RAWSHAKE128, "rawshake128", "RawSHAKE128", HASH_ENGINE_KECCAK, {mode},' in header
+        assert f"| {mode} | RawSHAKE128 | 168 | 42 | 42 | 0x07 |" in "\n".join(genspec.table_keccak_modes())
 
-        custom, msg = b"HashSoC", bytes(range(200))
+        msg = bytes(range(200))
         got = {}
 
         async def bench(d):
-            await d.init(10)
-            await d.stream(cshake_prefix(custom, 168) + msg)
+            await d.init(mode)
+            await d.stream(msg)
             await d.wait(d.dut.done, 1)
-            got["out"] = await d.output(10, 200)
+            got["out"] = await d.output(mode, 200)
 
         simulate(core.KeccakCore(), bench, "keccak", KeccakDriver)
-        assert got["out"] == cSHAKE128.new(data=msg, custom=custom).read(200)
+        ref = SHAKE128.new(msg)
+        ref._padding = 0x07         # pycryptodome's sponge with RawSHAKE's pad byte
+        assert got["out"] == ref.read(200)
     finally:
         monkeypatch.undo()
         importlib.reload(core)

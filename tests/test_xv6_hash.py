@@ -258,7 +258,7 @@ def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
                  # bad input loses nothing; a killed process leaves the kernel at once
                  "a refused stream read loses nothing", "SHAKE stream: a 0-byte read finishes nothing",
                  "kill inside khashbench: gone within 5 ticks", "kill inside an 8 MiB hash(): gone within 5 ticks",
-                 "kmac sw = the driver in user space", "kmac hw: no engine mode", "kmac customization too long",
+                 "kmac sw = the driver in user space", "kmac hw: no engine", "kmac customization too long",
                  "kmac key at 0x80000000", "kmacxof differs"):
         assert "PASS: " + what in h, what
 
@@ -266,8 +266,8 @@ def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
 def test_qemu_hmac_kmac(qemu_build):
     """hmac -a kmac128|kmac256 (KMACXOF, a customization, any length) through the kmac
     system call and in user space equals pycryptodome's (tests/hashref.py); -p hw fails
-    cleanly (the Keccak engine has no KMAC mode yet); KMAC's options without KMAC, and a
-    name that is neither, get an error."""
+    cleanly (QEMU has no engine); KMAC's options without KMAC, and a name that is neither,
+    get an error."""
     cmds = ["hmac -a kmac128 -k secret README", "hmac -a kmac256 -s app -k secret README hashdata",
             "hmac -p user -a kmac256 -s app -k secret hashdata", "hmac -a kmac128 -x -l 100 -k k README",
             "hmac -a kmac128 -p user -x -l 100 -k k README", "hmac -a kmac128 -l 3 -k secret README",
@@ -350,6 +350,7 @@ def test_litex_hash_hardware(target):
     # fork, exec and exit: 22 fewer commands save ~3 min of simulation over the three targets)
     cmds = ["timetest 3", "hash -a all -p hw hello", "hash -a all -p auto -n 200"]
     cmds += ["sha256sum -p hw hashdata", "sha256sum -p sw hashdata", "cat hashdata | sha3sum -p hw",
+             "hmac -a kmac256 -p hw -s app -k secret hashdata",
              "hashtests -c 4", "hashtests -k", "hashtests", "hashbench -n 3 -S",
              "hash -p hw hello"]
     # Wall-clock limits: the twin simulates LiteDRAM and the SDRAM too, and hashtests
@@ -378,6 +379,9 @@ def test_litex_hash_hardware(target):
     assert out["sha256sum -p hw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"
     assert out["sha256sum -p sw hashdata"].strip() == f"{ref('sha256', data)}  hashdata"
     assert out["cat hashdata | sha3sum -p hw"].strip() == f"{ref('sha3-256', data)}  -"
+    # KMAC on the engine (its KMAC mode, the key block from the key words), in chunks
+    assert out["hmac -a kmac256 -p hw -s app -k secret hashdata"].strip() == (
+        f"{hashref.kmac('shake256', b'secret', b'app', data, 64).hex()}  hashdata")
     c4 = out["hashtests -c 4"]
     assert c4.count("PASS: concurrent stream") == 4 and "FAIL" not in c4, c4
     check_concurrent(c4, 4)
@@ -386,6 +390,7 @@ def test_litex_hash_hardware(target):
     h = out["hashtests"]
     assert "engines present" in h and "FAIL" not in h, h
     assert "PASS: SHA3-512 13522 bytes hw" in h and "PASS: Keccak-256 stream hw" in h
+    assert "PASS: kmac hw = sw" in h, h
     check_scattered(h, 20)
     check_big(h, ("hw", "auto"), engines)
     # on the engine: khashbench and an 8 MiB DMA hash() stop within a tick of a kill

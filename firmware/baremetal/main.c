@@ -13,7 +13,7 @@
  *   R <alg> <case> <path> <hex>                          RFC 4231's case (rfc4231.h)
  *   K <kind> <alg> <nlen> <slen> <keylen> <len> <outlen> <hex>
  *                                                        cSHAKE (C), KMAC (K), KMACXOF (X)
- *                                                        on SHAKE's sponge (sp800185_rows())
+ *                                                        on SHAKE's sponge, sw and hw (sp800185_rows())
  *   I <alg> <path> <msg> <len> <chunk> <hex>             incremental, two contexts interleaved
  *   E <check> <got> <want> ok|FAIL                       an error-path check
  *   B <alg> <path> <len> <clocks> <core-busy-clocks>     a benchmark row
@@ -350,7 +350,7 @@ static void hmac_rows(void)
   hash_hmac_begin(&c, HASH_SHA256, HASH_PROV_HW, 0, key, 20);
   hash_update(&c, msgbuf, 128);
   hash_abort(&c);
-  check("hmac_abort_wipes_key", (int)(c.hmac_k0[0] | c.hmac_k0[4]), 0);
+  check("hmac_abort_wipes_key", (int)(c.hw_key[0] | c.hw_key[4]), 0);
   h_row(HASH_SHA256, "afterabort", 64, 64,
       hash_hmac(HASH_SHA256, HASH_PROV_HW, 0, key, 64, msgbuf, 64, out, 32));
   /* The device key's saved engine state goes with the message. */
@@ -362,10 +362,13 @@ static void hmac_rows(void)
 }
 
 /*
- * cSHAKE and KMAC (hash_cshake_begin, hash_kmac_begin; software): prefixes and keys around
- * the rate, KMACXOF, messages in pieces. A K row per MAC or output, which the host checks
- * with pycryptodome: K KIND ALG N-LEN S-LEN KEY-LEN MSG-LEN OUT-LEN HEX, where N is "fn"
- * repeated, S "HashSoC" repeated, the key msgbuf[64...] and the message msgbuf[0...].
+ * cSHAKE and KMAC (hash_cshake_begin, hash_kmac_begin) in software and, where the SoC has
+ * the Keccak engine, on it: prefixes and keys around the rate (on the engine: the key block
+ * in the key words, or as message data for a key or prefix longer than a block), KMACXOF,
+ * messages in pieces, on the engine also with another context taking it between pieces
+ * ("switch"). A K row per MAC or output, which the host checks with pycryptodome:
+ * K KIND ALG PROVIDER N-LEN S-LEN KEY-LEN MSG-LEN OUT-LEN HEX, where N is "fn" repeated, S
+ * "HashSoC" repeated, the key msgbuf[64...] and the message msgbuf[0...].
  */
 static void sp800185_rows(void)
 {
@@ -379,40 +382,49 @@ static void sp800185_rows(void)
     { 'C', 0, 0, 0, 5, 16 },
     { 'K', 0, 0, 32, 4, 32 },
     { 'K', 0, 21, 168, 200, 64 },
+    { 'K', 0, 160, 16, 50, 32 },
     { 'K', 0, 7, 5, 137, 1 },
     { 'X', 0, 7, 32, 100, 300 },
   };
+  static const char *const prov_name[] = { "sw", "hw", "switch" };
   for (unsigned i = 0; i < sizeof n; i++)
     n[i] = "fn"[i % 2];
   for (unsigned i = 0; i < sizeof s; i++)
     s[i] = "HashSoC"[i % 7];
   for (int alg = HASH_SHAKE128; alg <= HASH_SHAKE256; alg++)
-    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-      struct hash_ctx c;
-      int r = cases[i].kind == 'C'
-                  ? hash_cshake_begin(&c, alg, HASH_PROV_SW, 0, n, cases[i].nlen, s, cases[i].slen)
-                  : hash_kmac_begin(&c, alg, HASH_PROV_SW, cases[i].kind == 'X' ? HASH_F_XOF : 0, msgbuf + 64,
-                        cases[i].keylen, s, cases[i].slen);
-      for (int at = 0; r >= 0 && at < cases[i].len; at += 100) /* in pieces */
-        r = hash_update(&c, msgbuf + at, cases[i].len - at < 100 ? cases[i].len - at : 100);
-      if (r >= 0)
-        r = hash_final(&c, out, cases[i].outlen);
-      printf("K %c %s %d %d %d %d %d ", cases[i].kind, hash_alg_name(alg), cases[i].nlen, cases[i].slen,
-          cases[i].keylen, cases[i].len, cases[i].outlen);
-      if (r > 0)
-        hex(out, r);
-      else
-        printf("error%d", r);
-      printf("\n");
-    }
+    for (int p = 0; p < (have_engine(alg) ? 3 : 1); p++)
+      for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct hash_ctx c, other;
+        int prov = p ? HASH_PROV_HW : HASH_PROV_SW;
+        int r = cases[i].kind == 'C' ? hash_cshake_begin(&c, alg, prov, 0, n, cases[i].nlen, s, cases[i].slen)
+                                     : hash_kmac_begin(&c, alg, prov, cases[i].kind == 'X' ? HASH_F_XOF : 0,
+                                           msgbuf + 64, cases[i].keylen, s, cases[i].slen);
+        for (int at = 0; r >= 0 && at < cases[i].len; at += 100) { /* in pieces */
+          r = hash_update(&c, msgbuf + at, cases[i].len - at < 100 ? cases[i].len - at : 100);
+          if (p == 2) { /* another message takes the engine: c's state is saved, restored */
+            hash_begin(&other, HASH_SHA3_256, HASH_PROV_HW, 0);
+            hash_update(&other, "in between", 10);
+            hash_final(&other, ref, 32);
+          }
+        }
+        if (r >= 0)
+          r = hash_final(&c, out, cases[i].outlen);
+        printf("K %c %s %s %d %d %d %d %d ", cases[i].kind, hash_alg_name(alg), prov_name[p], cases[i].nlen,
+            cases[i].slen, cases[i].keylen, cases[i].len, cases[i].outlen);
+        if (r > 0)
+          hex(out, r);
+        else
+          printf("error%d", r);
+        printf("\n");
+      }
   struct hash_ctx c;
   check("kmac_bad_alg", hash_kmac_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0, "k", 1, 0, 0), HASH_ERR_ALG);
   check("kmac_null_key", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, NULL, 5, 0, 0), HASH_ERR_ARG);
+  check("kmac_hw_null_key", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_HW, 0, NULL, 5, 0, 0), HASH_ERR_ARG);
   check("cshake_bad_alg", hash_cshake_begin(&c, HASH_SHA3_256, HASH_PROV_SW, 0, NULL, 0, NULL, 0),
       HASH_ERR_ALG);
   check(
       "cshake_null_s", hash_cshake_begin(&c, HASH_SHAKE256, HASH_PROV_SW, 0, NULL, 0, NULL, 3), HASH_ERR_ARG);
-  check("kmac_hw_nodev", hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_HW, 0, "k", 1, 0, 0), HASH_ERR_NODEV);
   hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_SW, 0, msgbuf + 64, 32, 0, 0);
   hash_update(&c, msgbuf, 10);
   hash_abort(&c);
@@ -420,6 +432,38 @@ static void sp800185_rows(void)
   for (unsigned i = 0; i < sizeof c.u.keccak / 4; i++)
     any |= ((uint32_t *)&c.u.keccak)[i];
   check("kmac_abort_wipes_state", (int)any, 0);
+  if (!have_engine(HASH_SHAKE128))
+    return;
+  /* On the engine: a KMAC switched out mid-message leaves its sponge's state (derived from
+   * the key) in c; abort and final wipe it, with the key block; the key words read 0. */
+  for (int how = 0; how < 2; how++) {
+    struct hash_ctx other;
+    memset(&c, 0, sizeof(c));
+    hash_kmac_begin(&c, HASH_SHAKE128, HASH_PROV_HW, 0, msgbuf + 64, 32, "S", 1);
+    hash_update(&c, msgbuf, 168);
+    hash_begin(&other, HASH_SHA3_256, HASH_PROV_HW, 0); /* takes the engine: c is saved */
+    hash_update(&other, "in between", 10);
+    hash_final(&other, ref, 32);
+    any = 0;
+    for (int i = 0; i < HASH_HW_CTX_WORDS; i++)
+      any |= c.u.hw_ctx[i];
+    int saved = c.hw_saved && any;
+    if (how)
+      hash_abort(&c);
+    else
+      hash_final(&c, out, 32);
+    any = 0;
+    for (int i = 0; i < HASH_HW_CTX_WORDS; i++)
+      any |= c.u.hw_ctx[i];
+    for (int i = 0; i < HASH_HW_KEY_WORDS; i++)
+      any |= c.hw_key[i];
+    check(how ? "kmac_hw_abort_wipes_saved_state" : "kmac_hw_final_wipes_saved_state", saved ? (int)any : -1,
+        0);
+  }
+  any = 0;
+  for (int i = 0; i < HASH_KMAC_KEY_WORDS; i++)
+    any |= *(volatile uint32_t *)(HASH_KECCAK_WIN_BASE + HWIN_KEY + 4 * i);
+  check("kmac_key_reads_zero", (int)any, 0);
 }
 
 static void error_paths(void)

@@ -6,7 +6,7 @@ cannot drift between them. Directions are seen from the core.
 """
 
 from amaranth.lib import wiring
-from amaranth.lib.wiring import In, Out
+from amaranth.lib.wiring import Flow, In, Out
 
 
 def hash_core_signature():
@@ -25,5 +25,16 @@ def hash_core_signature():
         "ctx_rdata": Out(32),   # valid one clock after ctx_addr
         "ctx_wdata": In(32),
         "ctx_we": In(1),
-        "key_we": In(1),        # HMAC key word ctx_addr[3:0] := ctx_wdata (cores without HMAC: ignored)
+        "key_we": In(1),        # key word ctx_addr := ctx_wdata: HMAC's K0, KMAC's key block (cores without keys: ignored)
     })
+
+
+def pass_through(m, outer, inner):
+    """The default wiring of a wrapper around a core, both of this signature (HMAC's and
+    KMAC's): the wrapper's inputs drive the core's, the core's outputs the wrapper's. The
+    wrapper's own assignments, made after this in the same module, take precedence."""
+    for name, member in hash_core_signature().members.items():
+        if member.flow == Flow.In:
+            m.d.comb += getattr(inner, name).eq(getattr(outer, name))
+        else:
+            m.d.comb += getattr(outer, name).eq(getattr(inner, name))

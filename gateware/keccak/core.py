@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Keccak core: SHA3-224/256/384/512, SHAKE128/256 and original Keccak-224/256/384/512.
+"""Keccak core: SHA3-224/256/384/512, SHAKE128/256, cSHAKE128/256 and original Keccak-224/256/384/512.
 
 Implements the core side of ``docs/engine-interface.md`` (ports, context words, modes).
 
@@ -27,7 +27,7 @@ first word of the next block in that very clock, so the next block fills while t
 is permuted (double buffering).
 
 Padding is done in hardware from the byte position: the ``in_last`` beat is masked to its
-``in_nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x01 Keccak) is put
+``in_nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x04 cSHAKE, 0x01 Keccak) is put
 right after them; if the beat had 4 valid bytes the pad byte goes into the next word
 (``pad_pending``, one extra clock). Since ``buf`` is all zeros after each absorb, the zero
 fill is free; the ``0x80`` in the last rate byte is OR-ed in at absorb time (``final``).
@@ -115,7 +115,11 @@ RHO_OFFSETS = _rho_offsets()
 
 # mode: (name, rate in bytes, pad byte), from the one description (gateware/hashspec.py):
 # a Keccak-family mode added there is built into this core's mode table with no edit here.
+# cSHAKE's modes (SP 800-185) are SHAKE's sponges with cSHAKE's pad byte; KMAC's are the
+# wrapper's (gateware/keccak/kmac.py), which runs this core in the cSHAKE mode.
 MODES = {a.mode: (a.title, a.block, a.pad) for a in hashspec.algorithms_of("keccak")}
+MODES.update({s.cshake: ("c" + s.xof, hashspec.algorithm(s.xof).block, hashspec.CSHAKE_PAD)
+              for s in hashspec.SP800_185})
 RATE_MAX = max(rate for _, rate, _ in MODES.values())   # 168 bytes = 42 words
 
 

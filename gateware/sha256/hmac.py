@@ -56,7 +56,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from .. import hashspec
-from ..common.core_signature import hash_core_signature
+from ..common.core_signature import hash_core_signature, pass_through
 
 __all__ = ["HmacCore"]
 
@@ -144,22 +144,11 @@ class HmacCore(wiring.Component):
 
         # Default: the core is the caller's (the PASS and MSG phases).
         reinit = Signal()           # this wrapper's own init of the outer hash
+        pass_through(m, self, core)
         m.d.comb += [
             core.mode.eq(Mux(reinit, sub, self.mode[:sub_bits])),
             core.init.eq(self.init | reinit),
-            core.squeeze.eq(self.squeeze),
-            core.in_valid.eq(self.in_valid),
-            core.in_data.eq(self.in_data),
-            core.in_nbytes.eq(self.in_nbytes),
-            core.in_last.eq(self.in_last),
-            self.in_ready.eq(core.in_ready),
-            core.ctx_addr.eq(self.ctx_addr),
-            core.ctx_wdata.eq(self.ctx_wdata),
-            core.ctx_we.eq(self.ctx_we),
             core.key_we.eq(0),
-            self.ctx_rdata.eq(core.ctx_rdata),
-            self.busy.eq(core.busy),
-            self.done.eq(core.done),
         ]
 
         def inject(word, last=0):

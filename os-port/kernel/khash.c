@@ -237,9 +237,9 @@ int khash_hmac_devcheck(int alg, int provider, uintptr buf, uint len, uintptr um
  * HASH_SP800_185_TABLE) of a user buffer, read in place as hash() reads it,
  * under the key and customization of a struct kmac_key (copied in, then the
  * strings it points at); outlen bytes (1..KHASH_MAX_XOF), KMACXOF with
- * KMAC_XOF. Software only: the Keccak engine has no KMAC mode yet, so
- * HASH_PROV_HW is -1 (the driver's HASH_ERR_NODEV) and auto is software.
- * The key and the MAC are wiped from the kernel before we return. */
+ * KMAC_XOF; the engine's KMAC mode as hmac() picks the engine (auto: where
+ * there is one). The key and the MAC are wiped from the kernel before we
+ * return; the driver wipes the keyed state it saved. */
 int khash_kmac_user(int alg, int provider, uintptr uk, uintptr buf, uint len, uintptr out, uint outlen)
 {
   pagetable_t pt = myproc()->pagetable;
@@ -256,9 +256,9 @@ int khash_kmac_user(int alg, int provider, uintptr uk, uintptr buf, uint len, ui
   if ((k.keylen && copyin(pt, (char *)key, (uintptr)k.key, k.keylen) < 0) ||
       (k.customlen && copyin(pt, (char *)custom, (uintptr)k.custom, k.customlen) < 0) || (o = kalloc()) == 0)
     goto done;
-  int prov = provider == HASH_PROV_AUTO ? HASH_PROV_SW : provider;
-  if (hash_kmac_begin(
-          &c, alg, prov, k.flags & KMAC_XOF ? HASH_F_XOF : 0, key, k.keylen, custom, k.customlen) < 0)
+  int prov = khash_pick_provider(alg, provider, len);
+  int flags = (prov == HASH_PROV_HW ? khash_hw_flags(len) : 0) | (k.flags & KMAC_XOF ? HASH_F_XOF : 0);
+  if (hash_kmac_begin(&c, alg, prov, flags, key, k.keylen, custom, k.customlen) < 0)
     goto done;
   if (khash_update_user(&c, pt, buf, len, KHASH_CHUNK) < 0) {
     hash_abort(&c); /* (wipes the keyed sponge) */

@@ -29,7 +29,7 @@ static char hex[2 * 4096 + 1];
 static int kmac_alg(const char *name)
 {
   static const int sponges[] = {
-#define X(key) HASH_##key,
+#define X(key, cshake, kmac) HASH_##key,
     HASH_SP800_185_TABLE(X)
 #undef X
   };

@@ -284,6 +284,24 @@ void hash_release(int engine)
   hash_plat_unlock(engine);
 }
 
+/* alg's cSHAKE mode on the engine, or with kmac its KMAC mode (HASH_SP800_185_TABLE). */
+static uint32_t sp800185_mode(int alg, int kmac)
+{
+#define X(key, cshake, kmac_mode) alg == HASH_##key ? (kmac ? kmac_mode : cshake):
+  return HASH_SP800_185_TABLE(X) 0;
+#undef X
+}
+
+/* The engine's ctrl.mode for c's message: the hash's, with an HMAC's key source, or the
+ * cSHAKE mode (KMAC's mode for the init that takes its key block). A saved message is
+ * imported in the cSHAKE mode: its key block is in the state. */
+static uint32_t engine_mode(const struct hash_ctx *c)
+{
+  if (c->cshake)
+    return sp800185_mode(c->alg, c->kmac_words != 0);
+  return algs[c->alg].mode | (c->hmac ? (uint32_t)c->hmac << hmac_shift(c->alg) : 0);
+}
+
 /* Make the engine hold c's message: open it in c's mode, importing saved state. */
 static int acquire(struct engine_state *e, struct hash_ctx *c)
 {
@@ -299,15 +317,15 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
   /* After an abort the DMA may still be ending its last bus read. */
   if (wait_idle(e) < 0)
     return fail(e, c, HASH_ERR_TIMEOUT);
-  if (c->hmac == HASH_HMAC_KEY_WINDOW) {
-    /* The key words are write-only and shared, so c's K0 is written before every init.
-     * The engine refuses them while a message is open, as the one save() left is. */
+  if (c->hmac == HASH_HMAC_KEY_WINDOW || c->kmac_words) {
+    /* The key words are write-only and shared, so c's K0 is written before every init
+     * (a KMAC's key block before its first). The engine refuses them while a message is
+     * open, as the one save() left is. */
     wr(e, HREG(CTRL), HBIT(CTRL, ABORT));
-    for (int i = 0; i < c->block / 4; i++)
-      hash_plat_write(e->win + HWIN_KEY + 4 * i, c->hmac_k0[i]);
+    for (int i = 0; i < (c->hmac ? c->block / 4 : c->kmac_words); i++)
+      hash_plat_write(e->win + HWIN_KEY + 4 * i, c->hw_key[i]);
   }
-  uint32_t mode = algs[c->alg].mode | (c->hmac ? (uint32_t)c->hmac << hmac_shift(c->alg) : 0);
-  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | mode << HSHIFT(CTRL, MODE));
+  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | engine_mode(c) << HSHIFT(CTRL, MODE));
   if (c->hw_saved) {
     /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result. */
     if (c->hmac && wait_status(e, c, HBIT(STATUS, BUSY), 0) < 0)
@@ -566,16 +584,24 @@ static int finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size
  * message (fail()). */
 static void wipe_key(struct hash_ctx *c)
 {
-  if (c->kmac) { /* the sponge's state after the key block */
-    volatile uint32_t *w = (volatile uint32_t *)&c->u.keccak;
-    for (size_t i = 0; i < sizeof c->u.keccak / 4; i++)
+  if (c->kmac) { /* the sponge's state after the key block (software's or the engine's saved
+                    one), and on the engine the key block and the bytes stored through buf */
+    volatile uint32_t *w = (volatile uint32_t *)&c->u;
+    for (size_t i = 0; i < sizeof c->u / 4; i++)
       w[i] = 0;
-    c->kmac = 0;
+    w = c->hw_key;
+    for (size_t i = 0; i < sizeof c->hw_key / 4; i++)
+      w[i] = 0;
+    w = (volatile uint32_t *)c->buf;
+    for (size_t i = 0; i < sizeof c->buf / 4; i++)
+      w[i] = 0;
+    c->kmac = c->kmac_words = 0;
+    c->hw_saved = 0;
   }
   if (!c->hmac)
     return;
-  volatile uint32_t *k = c->provider == HASH_PROV_SW ? (uint32_t *)&c->u.hmac : c->hmac_k0;
-  size_t n = c->provider == HASH_PROV_SW ? sizeof c->u.hmac : sizeof c->hmac_k0;
+  volatile uint32_t *k = c->provider == HASH_PROV_SW ? (uint32_t *)&c->u.hmac : c->hw_key;
+  size_t n = c->provider == HASH_PROV_SW ? sizeof c->u.hmac : sizeof c->hw_key;
   if (c->hmac == HASH_HMAC_KEY_WINDOW)
     for (size_t i = 0; i < n / 4; i++)
       k[i] = 0;
@@ -617,6 +643,8 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   c->hw_saved = 0;
   c->hmac = 0;
   c->kmac = 0;
+  c->cshake = 0;
+  c->kmac_words = 0;
   if (provider == HASH_PROV_HW) {
     if (!engine_for(alg))
       return HASH_ERR_NODEV;
@@ -674,7 +702,7 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
     uint32_t w = 0;
     for (int j = 3; j >= 0; j--)
       w = w << 8 | k0[4 * i + j];
-    c->hmac_k0[i] = w;
+    c->hw_key[i] = w;
   }
   for (size_t i = 0; i < sizeof k0; i++)
     ((volatile uint8_t *)k0)[i] = 0;
@@ -685,28 +713,89 @@ int hash_hmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const 
 /* Nonzero if cSHAKE and KMAC run on alg's sponge (HASH_SP800_185_TABLE). */
 static int sp800185_alg(int alg)
 {
-#define X(key) alg == HASH_##key ||
+#define X(key, cshake, kmac) alg == HASH_##key ||
   return HASH_SP800_185_TABLE(X) 0;
 #undef X
 }
 
+/* SP 800-185's bytes for the engine (sp800185_out): through hash_update by stores (they are
+ * the driver's own, e.g. on a kernel stack the DMA cannot read), the first error kept. */
+struct hw_out {
+  struct hash_ctx *c;
+  int r;
+};
+static void hw_out(void *arg, const void *p, size_t n)
+{
+  struct hw_out *o = arg;
+  if (o->r >= 0) {
+    uint8_t flags = o->c->flags;
+    o->c->flags = (uint8_t)((flags & ~HASH_F_DMA) | HASH_F_PIO);
+    o->r = hash_update(o->c, p, n);
+    o->c->flags = flags;
+  }
+}
+/* ... into a buffer (a KMAC's key block for the key words). */
+static void buf_out(void *arg, const void *p, size_t n)
+{
+  uint8_t **b = arg;
+  copy(*b, p, n);
+  *b += n;
+}
+/* ... nowhere: the encodings' lengths. */
+static void no_out(void *arg, const void *p, size_t n)
+{
+  (void)arg, (void)p, (void)n;
+}
+
 /* cSHAKE's and KMAC's common start: SHAKE's context on alg, the sponge restarted with
- * cSHAKE's pad byte and the prefix absorbed. */
+ * cSHAKE's pad byte and the prefix absorbed; KMAC's key block after it. On the engine, in
+ * its cSHAKE mode; a KMAC whose key block and prefix are one block each, in its KMAC mode,
+ * the key block in the key words (the engine absorbs it after the prefix). */
 static int sp800185_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
-    const void *s, size_t slen)
+    const void *s, size_t slen, const void *key, size_t keylen, int kmac)
 {
   int r;
   if (!sp800185_alg(alg))
     return HASH_ERR_ALG;
-  if ((!n && nlen) || (!s && slen))
+  if ((!n && nlen) || (!s && slen) || (!key && keylen))
     return HASH_ERR_ARG;
-  if (provider == HASH_PROV_HW)
-    return HASH_ERR_NODEV; /* the Keccak engine has no cSHAKE mode yet */
   if ((r = hash_begin(c, alg, provider, flags)) < 0)
     return r;
-  keccak_sw_init(&c->u.keccak, algs[alg].block, HASH_CSHAKE_PAD);
-  sp800185_sw_prefix(&c->u.keccak, n, nlen, s, slen);
-  return HASH_OK;
+  if (provider == HASH_PROV_SW) {
+    keccak_sw_init(&c->u.keccak, algs[alg].block, HASH_CSHAKE_PAD);
+    sp800185_sw_prefix(&c->u.keccak, n, nlen, s, slen);
+    if (kmac)
+      sp800185_sw_key(&c->u.keccak, key, keylen);
+    c->kmac = (uint8_t)kmac;
+    return HASH_OK;
+  }
+  size_t rate = algs[alg].block;
+  c->cshake = 1;
+  c->kmac = (uint8_t)kmac;
+  if (kmac && sp800185_prefix(no_out, 0, rate, n, nlen, s, slen) == rate &&
+      sp800185_key(no_out, 0, rate, key, keylen) == rate) {
+    uint8_t *b = (uint8_t *)c->hw_key;
+    sp800185_key(buf_out, &b, rate, key, keylen);
+    c->kmac_words = (uint8_t)(rate / 4);
+  }
+  struct hw_out o = { c, HASH_OK };
+  sp800185_prefix(hw_out, &o, rate, n, nlen, s, slen);
+  if (kmac && !c->kmac_words) { /* the key block as message data, by stores through buf */
+    sp800185_key(hw_out, &o, rate, key, keylen);
+    volatile uint32_t *w = (volatile uint32_t *)c->buf;
+    for (size_t i = 0; i < sizeof c->buf / 4; i++)
+      w[i] = 0;
+  }
+  if (c->kmac_words) { /* the engine has absorbed it: restores are in the cSHAKE mode */
+    volatile uint32_t *w = c->hw_key;
+    for (size_t i = 0; i < sizeof c->hw_key / 4; i++)
+      w[i] = 0;
+    c->kmac_words = 0;
+  }
+  c->total = 0; /* the caller's message starts here */
+  if (o.r < 0)
+    hash_abort(c);
+  return o.r;
 }
 
 int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
@@ -715,22 +804,17 @@ int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, cons
   if (!c)
     return HASH_ERR_ARG;
   if (!nlen && !slen && sp800185_alg(alg)) /* SP 800-185: cSHAKE with N and S empty is SHAKE */
-    return provider == HASH_PROV_HW ? HASH_ERR_NODEV : hash_begin(c, alg, provider, flags);
-  return sp800185_begin(c, alg, provider, flags, n, nlen, s, slen);
+    return hash_begin(c, alg, provider, flags);
+  return sp800185_begin(c, alg, provider, flags, n, nlen, s, slen, 0, 0, 0);
 }
 
 int hash_kmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen,
     const void *s, size_t slen)
 {
-  int r;
-  if (!c || (!key && keylen))
+  if (!c)
     return HASH_ERR_ARG;
-  if ((r = sp800185_begin(
-           c, alg, provider, flags & ~HASH_F_XOF, HASH_KMAC_NAME, sizeof HASH_KMAC_NAME - 1, s, slen)) < 0)
-    return r;
-  sp800185_sw_key(&c->u.keccak, key, keylen);
-  c->kmac = flags & HASH_F_XOF ? 2 : 1;
-  return HASH_OK;
+  return sp800185_begin(c, alg, provider, flags & ~HASH_F_XOF, HASH_KMAC_NAME, sizeof HASH_KMAC_NAME - 1, s,
+      slen, key, keylen, flags & HASH_F_XOF ? 2 : 1);
 }
 
 int hash_update(struct hash_ctx *c, const void *data, size_t len)
@@ -955,6 +1039,14 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
   if (c->provider == HASH_PROV_SW)
     return sw_final(c, out, outlen);
 
+  if (c->kmac) { /* KMAC binds the output's length in bits; KMACXOF binds 0 */
+    struct hw_out o = { c, HASH_OK };
+    sp800185_right_encode(hw_out, &o, c->kmac == 2 ? 0 : (uint64_t)outlen << 3);
+    if (o.r < 0) {
+      hash_abort(c);
+      return o.r;
+    }
+  }
   int id = algs[c->alg].engine;
   struct engine_state *e = &engines[id];
   hash_plat_lock(id);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp800185_sw.c - NIST SP 800-185's encodings on keccak_sw (sp800185_sw.h).
+ * sp800185_sw.c - NIST SP 800-185's encodings, for keccak_sw and for the engine (sp800185_sw.h).
  */
 #include "sp800185_sw.h"
 
@@ -19,55 +19,80 @@ static unsigned be_bytes(uint64_t x, uint8_t b[8])
   return first;
 }
 
-/* left_encode(x) = n || x's n bytes; returns the bytes absorbed. */
-static size_t left_encode(struct keccak_sw *c, uint64_t x)
+/* left_encode(x) = n || x's n bytes, to out; returns the byte count. */
+static size_t left_encode(sp800185_out *out, void *arg, uint64_t x)
 {
   uint8_t b[9];
   unsigned first = be_bytes(x, b + 1);
   b[first] = (uint8_t)(8 - first);
-  keccak_sw_absorb(c, b + first, 9 - first);
+  out(arg, b + first, 9 - first);
   return 9 - first;
 }
 
-void sp800185_sw_right_encode(struct keccak_sw *c, uint64_t x)
+void sp800185_right_encode(sp800185_out *out, void *arg, uint64_t x)
 {
   uint8_t b[9];
   unsigned first = be_bytes(x, b);
   b[8] = (uint8_t)(8 - first);
-  keccak_sw_absorb(c, b + first, 9 - first);
+  out(arg, b + first, 9 - first);
 }
 
-/* encode_string(s) = left_encode(8 * len) || s; returns the bytes absorbed. */
-static size_t encode_string(struct keccak_sw *c, const void *s, size_t len)
+/* encode_string(s) = left_encode(8 * len) || s; returns the byte count. */
+static size_t encode_string(sp800185_out *out, void *arg, const void *s, size_t len)
 {
-  size_t n = left_encode(c, (uint64_t)len << 3);
-  keccak_sw_absorb(c, s, len);
+  size_t n = left_encode(out, arg, (uint64_t)len << 3);
+  if (len)
+    out(arg, s, len);
   return n + len;
 }
 
-/* The zeros that end bytepad(X, rate), `done` bytes of it absorbed so far. */
-static void pad_to_rate(struct keccak_sw *c, size_t done)
+/* The zeros that end bytepad(X, rate), `done` bytes of it written so far; returns the
+ * bytepad's length. */
+static size_t pad_to_rate(sp800185_out *out, void *arg, size_t rate, size_t done)
 {
   static const uint8_t zeros[8] = { 0 };
-  size_t left = c->rate ? (c->rate - done % c->rate) % c->rate : 0;
+  size_t left = rate ? (rate - done % rate) % rate : 0, all = done + left; /* (rate 0: an invalid sponge) */
   while (left) {
     size_t n = left < sizeof zeros ? left : sizeof zeros;
-    keccak_sw_absorb(c, zeros, n);
+    out(arg, zeros, n);
     left -= n;
   }
+  return all;
+}
+
+size_t sp800185_prefix(
+    sp800185_out *out, void *arg, size_t rate, const void *n, size_t nlen, const void *s, size_t slen)
+{
+  size_t done = left_encode(out, arg, rate);
+  done += encode_string(out, arg, n, nlen);
+  done += encode_string(out, arg, s, slen);
+  return pad_to_rate(out, arg, rate, done);
+}
+
+size_t sp800185_key(sp800185_out *out, void *arg, size_t rate, const void *k, size_t klen)
+{
+  size_t done = left_encode(out, arg, rate);
+  done += encode_string(out, arg, k, klen);
+  return pad_to_rate(out, arg, rate, done);
+}
+
+/* The software sponge as an out. */
+static void absorb(void *c, const void *p, size_t n)
+{
+  keccak_sw_absorb(c, p, n);
 }
 
 void sp800185_sw_prefix(struct keccak_sw *c, const void *n, size_t nlen, const void *s, size_t slen)
 {
-  size_t done = left_encode(c, c->rate);
-  done += encode_string(c, n, nlen);
-  done += encode_string(c, s, slen);
-  pad_to_rate(c, done);
+  sp800185_prefix(absorb, c, c->rate, n, nlen, s, slen);
 }
 
 void sp800185_sw_key(struct keccak_sw *c, const void *k, size_t klen)
 {
-  size_t done = left_encode(c, c->rate);
-  done += encode_string(c, k, klen);
-  pad_to_rate(c, done);
+  sp800185_key(absorb, c, c->rate, k, klen);
+}
+
+void sp800185_sw_right_encode(struct keccak_sw *c, uint64_t x)
+{
+  sp800185_right_encode(absorb, c, x);
 }

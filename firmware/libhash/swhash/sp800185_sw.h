@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp800185_sw.h - NIST SP 800-185's encodings on the keccak_sw sponge, from which cSHAKE
- * and KMAC are made:
+ * sp800185_sw.h - NIST SP 800-185's encodings, from which cSHAKE and KMAC are made on the
+ * keccak_sw sponge and on the Keccak engine:
  *
  *   cSHAKE(X, L, N, S) = Keccak[c](bytepad(encode_string(N) || encode_string(S), rate)
  *                                  || X || 00, L)     (SHAKE when N and S are both empty)
@@ -9,7 +9,7 @@
  *                               L, "KMAC", S)        (KMACXOF: right_encode(0))
  *
  * with encode_string(S) = left_encode(bit length of S) || S and bytepad(X, w) =
- * left_encode(w) || X || zeros up to a multiple of w bytes. This file only absorbs those
+ * left_encode(w) || X || zeros up to a multiple of w bytes. This file only writes those
  * encodings; the pad bytes (cSHAKE's domain bits "00", SHAKE's "1111") and the function
  * name are facts of the algorithms, in hashsoc/hash_spec.h (HASH_CSHAKE_PAD,
  * HASH_KMAC_NAME, from gateware/hashspec.py). The same rules as keccak_sw: freestanding
@@ -33,15 +33,25 @@
 extern "C" {
 #endif
 
-/* Absorb bytepad(encode_string(N) || encode_string(S), rate): cSHAKE's first block(s).
- * n or s may be NULL when its length is 0. Call right after keccak_sw_init. */
+/* Where the encodings go, in order: the software sponge (the sp800185_sw_* below), or the
+ * driver's bytes for the engine's cSHAKE and KMAC modes (firmware/libhash/driver). */
+typedef void sp800185_out(void *arg, const void *p, size_t n);
+
+/* bytepad(encode_string(N) || encode_string(S), rate): cSHAKE's first block(s), to out;
+ * n or s may be NULL when its length is 0. Returns the byte count (a multiple of rate). */
+size_t sp800185_prefix(
+    sp800185_out *out, void *arg, size_t rate, const void *n, size_t nlen, const void *s, size_t slen);
+
+/* bytepad(encode_string(K), rate): KMAC's key block(s), after the prefix; as above. */
+size_t sp800185_key(sp800185_out *out, void *arg, size_t rate, const void *k, size_t klen);
+
+/* right_encode(x): KMAC's output length in bits (0 for KMACXOF), after the message. */
+void sp800185_right_encode(sp800185_out *out, void *arg, uint64_t x);
+
+/* The same, absorbed into the software sponge c (at its rate); sp800185_sw_prefix right
+ * after keccak_sw_init. */
 void sp800185_sw_prefix(struct keccak_sw *c, const void *n, size_t nlen, const void *s, size_t slen);
-
-/* Absorb bytepad(encode_string(K), rate): KMAC's key block(s), after the prefix. */
 void sp800185_sw_key(struct keccak_sw *c, const void *k, size_t klen);
-
-/* Absorb right_encode(x): KMAC's output length in bits (0 for KMACXOF), after the
- * message. */
 void sp800185_sw_right_encode(struct keccak_sw *c, uint64_t x);
 
 #ifdef __cplusplus

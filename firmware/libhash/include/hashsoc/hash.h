@@ -72,10 +72,13 @@ struct hash_ctx {
   uint8_t hw_saved;    /* hw_ctx holds this message's exported engine state */
   uint8_t hmac;        /* HMAC: 0 none; on the engine, HASH_HMAC_KEY_* (its key source) */
   uint8_t kmac;        /* KMAC: 0 none, 1 KMAC, 2 KMACXOF (hash_final's right_encode(L)) */
-  /* HMAC with a caller's key on the engine: K0 (the hash's block: 16 or 32 words),
-   * written into the engine's key words before every init (they are write-only and
-   * shared); wiped by final and abort. */
-  uint32_t hmac_k0[HASH_HMAC_KEY_WORDS];
+  uint8_t cshake;      /* on the engine: the message runs in alg's cSHAKE mode (cSHAKE, KMAC) */
+  uint8_t kmac_words;  /* on the engine: hw_key holds a KMAC's key block of this many words,
+                          for the engine to absorb after the prefix (its first init only) */
+  /* On the engine, the key words' contents: an HMAC's K0 with a caller's key (the hash's
+   * block: 16 or 32 words), written before every init (they are write-only and shared),
+   * or a KMAC's key block (until the first init). Wiped by final and abort. */
+  uint32_t hw_key[HASH_HW_KEY_WORDS];
   uint8_t buf[HASH_MAX_BLOCK] __attribute__((aligned(4))); /* word stores / DMA */
   union {
     struct sha256_sw sha;
@@ -142,14 +145,17 @@ int hash_alg_hmac(int alg);
 /* cSHAKE (NIST SP 800-185) on alg's sponge, alg HASH_SHAKE128 (cSHAKE128) or HASH_SHAKE256
  * (HASH_SP800_185_TABLE), with the function name n[0, nlen) and the customization
  * s[0, slen) (NULL when the length is 0; both empty: SHAKE itself). Then hash_update and
- * hash_final (any output length) as for SHAKE. Software only so far: HASH_PROV_HW is
- * HASH_ERR_NODEV, the Keccak engine has no cSHAKE mode (docs/driver-api.md). */
+ * hash_final (any output length) as for SHAKE. On the engine, its cSHAKE mode: the driver writes
+ * the prefix by stores, then the message goes as a hash's (docs/driver-api.md). */
 int hash_cshake_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *n, size_t nlen,
     const void *s, size_t slen);
 /* KMAC128 / KMAC256 (SP 800-185) on alg's sponge as for cSHAKE, keyed with key[0, keylen)
  * (any length), customization s[0, slen); HASH_F_XOF: KMACXOF. hash_final's outlen is the
- * MAC's length L, which KMAC (not KMACXOF) binds into the MAC. The key only lives in the
- * sponge's state, which final and abort wipe. Software only so far, as cSHAKE. */
+ * MAC's length L, which KMAC (not KMACXOF) binds into the MAC. In software the key only
+ * lives in the sponge's state; on the engine, its KMAC mode takes the key block from the
+ * write-only key words (a key of up to rate - 5 bytes and a one-block prefix; otherwise the
+ * cSHAKE mode with the key block written as message data). Final and abort wipe the
+ * saved state and the key. */
 int hash_kmac_begin(struct hash_ctx *c, int alg, int provider, int flags, const void *key, size_t keylen,
     const void *s, size_t slen);
 

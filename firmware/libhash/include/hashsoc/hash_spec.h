@@ -130,7 +130,7 @@ enum hash_engine_id {
 #define HWIN_DATA 0x0000 /* 4096 bytes, write */
 #define HWIN_FINAL 0x1000 /* 20 bytes, write */
 #define HWIN_CTX 0x2000 /* 256 bytes, read / write */
-#define HWIN_KEY 0x3000 /* 128 bytes, write */
+#define HWIN_KEY 0x3000 /* 256 bytes, write */
 #define HWIN_SIZE 0x4000
 
 /* Scatter-gather DMA (dma_ctrl.list): a list of descriptors, each of these words. */
@@ -147,11 +147,14 @@ enum hash_engine_id {
 #define HASH_HMAC_KEY_DEVICE 0x3 /* the device key: a constant fixed when the gateware was built, which no register or bus read returns */
 #define HASH_CSHAKE_PAD 0x04 /* cSHAKE's domain bits and first pad bit (SP 800-185) */
 #define HASH_KMAC_NAME "KMAC" /* KMAC's function name N */
-/* X(ALG) for each XOF cSHAKE and KMAC are made on (ALG's rate: cSHAKE128/KMAC128, ...) */
-#define HASH_SP800_185_TABLE(X) X(SHAKE128) X(SHAKE256)
+/* X(ALG, CSHAKE_MODE, KMAC_MODE) for each XOF cSHAKE and KMAC are made on (ALG's rate:
+ * cSHAKE128/KMAC128, ...), with the Keccak engine's ctrl.mode for each. */
+#define HASH_SP800_185_TABLE(X) X(SHAKE128, 10, 12) X(SHAKE256, 11, 13)
+#define HASH_KMAC_KEY_WORDS 42 /* the Keccak engine's key words: KMAC's key block at the largest rate */
 #define HASH_HMAC_IPAD 0x36
 #define HASH_HMAC_OPAD 0x5C
-#define HASH_HMAC_KEY_WORDS 32 /* the window's key words: the largest K0 */
+#define HASH_HMAC_KEY_WORDS 32 /* the largest K0, in key words */
+#define HASH_HW_KEY_WORDS 42 /* the most key words an engine takes (K0, KMAC's key block) */
 #define HASH_DEVICE_KEY_BYTES 32 /* keys/device_key */
 #define HASH_DEVICE_KEY_FINGERPRINT_LABEL "HashSoC device key fingerprint v1"
 #define HASH_DEVICE_KEY_FINGERPRINT_BYTES 8 /* of the device key's HMAC of the label */
