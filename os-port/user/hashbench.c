@@ -7,7 +7,12 @@
  *   kernel space (software / hardware: khashbench(), timed in the kernel).
  * Prints time-counter ticks per hash and per byte, for SIZE and then (unless -S)
  * for 5, 64, 1024 and 16384 bytes (COUNT scaled down above 1 KiB).
- * -x: crossover sizes, -M BYTES: one hash() call on an sbrk'd buffer (hw and sw). */
+ * -x: crossover sizes, -M BYTES: one hash() call on an sbrk'd buffer (hw and sw).
+ * A measurement that a scheduler tick fell into (uptime() moved) is taken again, up
+ * to TRIES times, keeping the least: a tick's interrupt and trip through the scheduler
+ * cost thousands of ticks of the time counter, more than a 5-byte row's work, and where
+ * it falls depends on everything typed before (the simulator repeats it exactly). Rows
+ * longer than the tick period (1/TICK_HZ) keep their ticks. */
 #include "kernel/types.h"
 #include "user/user.h"
 
@@ -63,12 +68,29 @@ static const char *envname[] = {
   "null system call",
 };
 
+#define TRIES 3
+
+/* run(), again while a tick fell into it (see the top) */
+static uint64 timed(int env, int count, int size)
+{
+  uint64 best = ~0ULL;
+  for (int k = 0; k < TRIES; k++) {
+    int t0 = uptime();
+    uint64 t = run(env, count, size);
+    if (t == ~0ULL || uptime() == t0)
+      return t;
+    if (t < best)
+      best = t;
+  }
+  return best;
+}
+
 static void table(int count, int size)
 {
   printf("%s, %d x %d bytes (time base %d Hz)\n", uh_algname(alg), count, size, XV_TIMEBASE_HZ);
   printf("  %-20s %12s %10s %10s\n", "environment", "total", "per hash", "per byte");
   for (int env = 0; env < 7; env++) {
-    uint64 t = run(env, count, size);
+    uint64 t = timed(env, count, size);
     if (t == ~0ULL) {
       printf("  %-20s %12s\n", envname[env], "n/a");
       continue;
@@ -127,7 +149,7 @@ int main(int argc, char *argv[])
     printf("%s crossover, %d hashes per size: ticks per hash\n", uh_algname(alg), count);
     printf("  %6s %10s %10s %10s\n", "bytes", "user sw", "syscall sw", "syscall hw");
     for (int k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++) {
-      uint64 u = run(0, count, sizes[k]), s = run(1, count, sizes[k]), h = run(2, count, sizes[k]);
+      uint64 u = timed(0, count, sizes[k]), s = timed(1, count, sizes[k]), h = timed(2, count, sizes[k]);
       printf("  %6d %10llu %10llu %10llu\n", sizes[k], tdiv(u, count), tdiv(s, count),
           h == ~0ULL ? 0 : tdiv(h, count));
     }
