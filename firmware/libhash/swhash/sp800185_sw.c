@@ -47,10 +47,11 @@ static size_t encode_string(sp800185_out *out, void *arg, const void *s, size_t 
 }
 
 /* The zeros that end bytepad(X, rate), `done` bytes of it written so far; returns the
- * bytepad's length. */
+ * bytepad's length. A call to out for a whole rate of them, not a call per few: every
+ * call costs the sink its own overhead. */
 static size_t pad_to_rate(sp800185_out *out, void *arg, size_t rate, size_t done)
 {
-  static const uint8_t zeros[8] = { 0 };
+  static const uint8_t zeros[200] = { 0 }; /* a whole state: more than any rate */
   size_t left = rate ? (rate - done % rate) % rate : 0, all = done + left; /* (rate 0: an invalid sponge) */
   while (left) {
     size_t n = left < sizeof zeros ? left : sizeof zeros;
