@@ -55,6 +55,17 @@ def blocks(alg, n):
     return (n + 1 + length_bytes + a.block - 1) // a.block
 
 
+def kmac_permutations(sponge, n, keylen=32):
+    """Keccak-f permutations of bench_kmac's KMAC of n bytes on `sponge`'s rate: the
+    prefix block (bytepad(encode_string("KMAC") || encode_string(""), rate): one block),
+    the key block (one, for a key of up to rate - 5 bytes), then the message with
+    right_encode(L) (3 bytes for L = 256 or 512 bits) and at least one byte of padding.
+    The digest (32 or 64 bytes) fits in the last block's squeeze."""
+    rate = hashspec.algorithm(sponge).block
+    assert keylen <= rate - 5
+    return 2 + (n + 3) // rate + 1
+
+
 def derive(rows):
     get = {(r["alg"], r["path"], r["bytes"]): r for r in rows}
     big = 65536
@@ -86,6 +97,12 @@ def derive(rows):
         out["sha512_dma_bytes_per_clock"] = big / s5["clocks"]
         sw = get[("SHA-512", "sw", 4096)]
         out["sha512_dma_speedup_4k"] = sw["clocks"] / get[("SHA-512", "dma", 4096)]["clocks"]
+    # KMAC128/256 (bench_kmac: a 32-byte key, no customization) on the engine by DMA.
+    for sponge, bits in (("SHAKE128", 128), ("SHAKE256", 256)):
+        km = get.get((f"KMAC{bits}", "dma", big))
+        if km:
+            out[f"kmac{bits}_core_clocks_per_permutation"] = km["core_busy"] / kmac_permutations(sponge, big)
+            out[f"kmac{bits}_dma_bytes_per_clock"] = big / km["clocks"]
     for alg in ("SHA3-256", "SHA3-512", "SHA-512"):
         key = ("%s" % alg, "sw", big)
         src = get.get(key) or get[(alg, "sw", 1024)]
@@ -148,6 +165,10 @@ HEADLINES = [
     ("sha512_dma_bytes_per_clock", "SHA-512 DMA, 64 KiB: bytes per clock", "{:.3f}", "engine 1.6"),
     ("sha512_sw_clocks_per_byte", "SHA-512 software -O2: clocks per byte", "{:.1f}", ""),
     ("sha512_dma_speedup_4k", "SHA-512 DMA speed-up over software, 4 KiB", "{:.0f}x", ""),
+    ("kmac128_core_clocks_per_permutation", "KMAC128 (32-byte key), 64 KiB by DMA: core busy clocks per Keccak-f permutation (prefix and key blocks included)", "{:.2f}", "24 (a round a clock)"),
+    ("kmac128_dma_bytes_per_clock", "KMAC128, 64 KiB by DMA: bytes per clock", "{:.3f}", ""),
+    ("kmac256_core_clocks_per_permutation", "KMAC256, 64 KiB by DMA: core busy clocks per permutation", "{:.2f}", "24"),
+    ("kmac256_dma_bytes_per_clock", "KMAC256, 64 KiB by DMA: bytes per clock", "{:.3f}", ""),
     ("sha256_bulk_clocks_per_byte", "SHA-256, xv6 `hash()` of 1 MiB on the engine (scattered pages): clocks per byte", "{:.3f}", ""),
     ("sha256_bulk_vs_dma", "SHA-256, xv6 `hash()` of 1 MiB: rate / bare-metal 64 KiB DMA rate", "{:.1%}", "≥ 97%"),
     ("sha3_256_bulk_clocks_per_byte", "SHA3-256, xv6 `hash()` of 1 MiB on the engine: clocks per byte", "{:.3f}", ""),
@@ -394,6 +415,8 @@ VexRiscv; `pio` = the accelerator fed by CPU stores (`HASH_F_PIO`: messages of u
 main RAM itself (`HASH_F_DMA`); `dmahot` = the same 4 KiB a second time (main RAM's L2
 holds it); `sg4096`/`sg512` = 64 KiB as pieces of 4096/512 bytes in reverse address order
 through `hash_update_segs` (scatter-gather descriptor lists, the engine walking them).
+HMAC-SHA-256 rows are one `hash_hmac()` (a 20-byte key); KMAC128/KMAC256 rows are
+`hash_kmac_begin()` (a 32-byte key, no customization), `hash_update()`, `hash_final()`.
 Core busy = clocks the engine's core was busy (its `busy_cycles` register). The "1 MiB"
 headlines are one `hash()` system call in xv6 (`hashbench -M`) on a buffer of sbrk'd
 pages, against the bare-metal `dma` row of 64 KiB.
