@@ -20,7 +20,7 @@ STEP := python3 scripts/steps.py
 LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
-        twin-build twin twin-run twin-fw twin-serial-boot device-key destroy-device-key sign
+        twin-build twin twin-run twin-fw fw twin-serial-boot device-key destroy-device-key sign
 
 # A fresh machine may have no python3 yet (set-up installs it): then set-up prints as it goes.
 setup:
@@ -124,7 +124,7 @@ run: xv6-$(PLATFORM)
 # Board twin: the board's own SoC and memory path in Verilator (boards/twin.py).
 #   make twin [BOARD=ulx3s]              xv6 shell on the twin (Ctrl-C leaves)
 #   make twin-run CMD='ls; hash hello'   scripted xv6 session on the twin
-#   make twin-fw [APP=main|demo]         bare-metal self-test + benchmark (or the demo)
+#   make twin-fw [APP=main|demo|FILE.c]  bare-metal self-test + benchmark (or the demo, or yours)
 #   make twin-serial-boot                the board's BIOS, litex_term --images over TCP
 BOARD ?= ulx3s
 APP ?= main
@@ -145,6 +145,11 @@ twin-run: xv6-$(BOARD)
 
 twin-fw: twin-build
 	$(Q)$(PY) -m soc.runfw --target $(BOARD)-twin --app $(APP)
+
+# A bare-metal program on litex_sim: APP=main|demo|dmacontend, or your own C file
+# (README, "Your own bare-metal program": make fw APP=firmware/examples/hello_hash.c).
+fw: sim-build
+	$(Q)$(PY) -m soc.runfw --app $(APP)
 
 # FS=small (a RAM disk with init, sh, ls, hash: ~3 min here) or FS=full (the 2 MB fs.img)
 FS ?= small

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Build the simulated SoC and a firmware program, run it, return its console output.
 
-    python -m soc.runfw [--bench quick|full] [--app main|demo|dmacontend] [--timeout S] [--target T]
+    python -m soc.runfw [--bench quick|full] [--app main|demo|dmacontend|FILE.c] [--timeout S] [--target T]
 
 Targets: `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a board twin such as
 `ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The firmware prints DONE
@@ -30,13 +30,28 @@ FIRMWARE_DIR = os.path.join(sim.TOP, "firmware", "baremetal")
 
 
 
+# The programs in firmware/baremetal (--app NAME); any other is a path to a C file.
+APPS = ("main", "demo", "dmacontend")
+
+
+def app_source(app):
+    """(name, source) of --app: one of APPS, or your own program as a path to a .c file
+    (README, "Your own bare-metal program"; firmware/examples/hello_hash.c)."""
+    if app in APPS:
+        return app, os.path.join(FIRMWARE_DIR, app + ".c")
+    if not app.endswith(".c") or not os.path.isfile(app):
+        raise ValueError(f"--app: {app!r} is neither one of {', '.join(APPS)} nor a C file")
+    return os.path.basename(app)[:-2], os.path.abspath(app)
+
+
 def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
-    out = os.path.join(build_dir, f"firmware-{app}-{bench}")
+    name, src = app_source(app)
+    out = os.path.join(build_dir, f"firmware-{name}-{bench}")
     cmd = ["make", "-s", "-C", FIRMWARE_DIR, f"SOC_BUILD={build_dir}", f"OUT={out}",
-           f"BENCH={bench}", f"APP={app}", f"PYTHON={sys.executable}"]
+           f"BENCH={bench}", f"APP={name}", f"APP_SRC={src}", f"PYTHON={sys.executable}"]
     soc = os.path.basename(build_dir)
     with locked("firmware"):
-        steps.run(f"{soc}: firmware (app {app}, bench {bench})", sim.log(f"{soc}-firmware-{app}-{bench}"), cmd)
+        steps.run(f"{soc}: firmware (app {name}, bench {bench})", sim.log(f"{soc}-firmware-{name}-{bench}"), cmd)
     return os.path.join(out, "firmware.bin")
 
 
@@ -140,11 +155,16 @@ class Echo:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--app", default="main", choices=["main", "demo", "dmacontend"])
+    p.add_argument("--app", default="main", metavar="NAME|FILE.c",
+                   help=f"{', '.join(APPS)} (firmware/baremetal), or your own program's C file")
     p.add_argument("--bench", default="quick", choices=["quick", "full"])
     p.add_argument("--timeout", type=int, default=1800)
     p.add_argument("--target", default="sim", choices=TARGETS)
     args = p.parse_args()
+    try:
+        app_source(args.app)
+    except ValueError as e:
+        p.error(str(e))
     out = run_firmware(args.app, args.bench, args.timeout, echo=True, target=args.target)
     return 0 if "DONE" in out else 1
 

@@ -9,6 +9,7 @@ on one engine, DMA of bytes the CPU has just stored) must equal the outside refe
 every error-path check must hold; the self-test must report no failure.
 """
 
+import hashlib
 import hmac
 import os
 import re
@@ -251,3 +252,19 @@ def test_dmacontend_digests_agree(target):
     assert len(rows) == 2 * 9, out[-2000:]
     assert all(r[-1] == "ok" for r in rows), [r for r in rows if r[-1] != "ok"]
     assert {r[5] for r in rows} == {"cpu=0", "cpu=1", "cpu=2"}
+
+
+def test_your_own_program(target):
+    """firmware/examples/hello_hash.c (README, "Your own bare-metal program"), built from
+    outside firmware/baremetal as a user's program is (`make fw APP=FILE.c`: soc.runfw
+    --app FILE.c) and run: every digest it prints equals hashlib's, on the engine where
+    the target has one."""
+    src = os.path.join(os.path.dirname(runfw.FIRMWARE_DIR), "examples", "hello_hash.c")
+    out = run_firmware(src, "quick", timeout=900, target=target).replace("\r", "")
+    rows = re.findall(r"^(\S+) +(sw|hw) ([0-9a-f]+) +\d+ clocks$", out, re.M)
+    want = {"SHA-256": hashlib.sha256(b"hello").digest(), "SHA3-256": hashlib.sha3_256(b"hello").digest(),
+            "HMAC-SHA-256": hmac.new(b"key", b"hello", "sha256").digest()}
+    assert {(alg, prov) for alg, prov, _ in rows} == {("SHA-256", "sw"), ("SHA-256", "hw"), ("SHA3-256", "hw"),
+                                                     ("HMAC-SHA-256", "hw")}, out[-1500:]
+    for alg, prov, got in rows:
+        assert got == want[alg].hex(), (alg, prov)
