@@ -9,14 +9,14 @@ VENV   := .venv
 PY     := $(CURDIR)/$(VENV)/bin/python
 # LiteX's software Makefiles call plain `python3`: the venv's must come first.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-# Builds print one line per step and keep the tools' output in build/logs/ (scripts/steps.py,
+# Builds print one line per step and keep the tools' output in build/logs/ (soc/steps.py,
 # standard library only: setup runs it before .venv exists). V=1 shows every command and all output.
 ifeq ($(V),1)
 Q :=
 else
 Q := @
 endif
-STEP := python3 scripts/steps.py
+STEP := python3 soc/steps.py
 LOGS := build/logs
 
 .PHONY: setup demo test test-fast bench simprofile seed001 docs spec format sim-build sim qemu run clean \
@@ -100,20 +100,21 @@ sim-build: setup
 
 # xv6: interactive shell in litex_sim (make sim) or QEMU (make qemu), or a scripted
 # session: make run CMD='echo hi; ls' [PLATFORM=litex|qemu]
+# A target's SoC and what xv6 is built with for it come from boards/targets.py.
 PLATFORM ?= litex
-GENERATED := $(CURDIR)/build/sim/software/include/generated
 CMD ?= ls
+TARGETS_PY := $(PY) -m boards.targets
 
 xv6-litex: sim-build
 	$(Q)$(STEP) "xv6 for litex (kernel, user programs, fs.img)" $(LOGS)/xv6-litex.log -- \
-	    $(MAKE) -C os-port PLATFORM=litex LITEX_GENERATED_DIR=$(GENERATED)
+	    $(MAKE) -C os-port $$($(TARGETS_PY) sim xv6-make-args)
 
 xv6-qemu: setup
 	$(Q)$(STEP) "xv6 for qemu (kernel, user programs, fs.img)" $(LOGS)/xv6-qemu.log -- \
 	    $(MAKE) -C os-port PLATFORM=qemu
 
 sim: xv6-litex
-	$(Q)$(PY) -m soc.sim --ram-init os-port/build/litex/boot.json
+	$(Q)$(TARGETS_PY) sim console
 
 qemu: xv6-qemu
 	$(MAKE) -C os-port qemu
@@ -128,23 +129,23 @@ run: xv6-$(PLATFORM)
 #   make twin-serial-boot                the board's BIOS, litex_term --images over TCP
 BOARD ?= ulx3s
 APP ?= main
-TWIN_GENERATED := $(CURDIR)/build/$(BOARD)-twin/software/include/generated
+TWIN := $(BOARD)-twin
 
 twin-build: setup
-	$(Q)$(PY) -m boards.twin --board $(BOARD) --build-only
+	$(Q)$(TARGETS_PY) $(TWIN) build
 
 xv6-$(BOARD): twin-build
 	$(Q)$(STEP) "xv6 for the $(BOARD) twin (kernel, user programs, fs.img)" $(LOGS)/xv6-$(BOARD).log -- \
-	    $(MAKE) -C os-port PLATFORM=litex BOARD=$(BOARD) LITEX_GENERATED_DIR=$(TWIN_GENERATED)
+	    $(MAKE) -C os-port $$($(TARGETS_PY) $(TWIN) xv6-make-args)
 
 twin: xv6-$(BOARD)
-	$(Q)$(PY) -m boards.twin --board $(BOARD) --images os-port/build/litex-$(BOARD)/boot.json
+	$(Q)$(TARGETS_PY) $(TWIN) console
 
 twin-run: xv6-$(BOARD)
-	$(Q)$(PY) scripts/xv6run.py --platform litex --target $(BOARD)-twin --split --cmd "$(CMD)"
+	$(Q)$(PY) scripts/xv6run.py --platform litex --target $(TWIN) --split --cmd "$(CMD)"
 
 twin-fw: twin-build
-	$(Q)$(PY) -m soc.runfw --target $(BOARD)-twin --app $(APP)
+	$(Q)$(PY) -m soc.runfw --target $(TWIN) --app $(APP)
 
 # A bare-metal program on litex_sim: APP=main|demo|dmacontend, or your own C file
 # (README, "Your own bare-metal program": make fw APP=firmware/examples/hello_hash.c).

@@ -4,9 +4,6 @@
 # The boards with a twin: module boards/<name>.py and its SoC class. A board module gives
 # DEFAULT_SYS_CLK, board_platform() and board_dram(platform, sys_clk_freq) -> (module, PHY).
 TWIN_BOARDS = {"ulx3s": "ULX3SHashSoC", "arty": "ArtyHashSoC"}
-# Every place a program can run (soc/runfw.py, scripts/xv6run.py, the tests): litex_sim
-# and each board's twin. Plain data: importable without LiteX.
-TARGETS = ("sim",) + tuple(f"{b}-twin" for b in TWIN_BOARDS)
 # The hash engines (gateware/hashspec.py's names) each SoC carries unless told otherwise
 # (--engines, FPGA_ENGINES=): a target's twin has its board's. The SHA-512 engine is on
 # litex_sim only: the ULX3S SoC with all three fits the 85F but routed at 52.31 MHz, below
@@ -17,8 +14,3 @@ DEFAULT_ENGINES = {
     "ulx3s": ("sha256", "keccak"),
     "arty": ("sha256", "keccak"),
 }
-
-
-def default_engines(target):
-    """The engines of a target ("sim", "ulx3s", "arty-twin", ...)."""
-    return DEFAULT_ENGINES[target.removesuffix("-twin")]

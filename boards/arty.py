@@ -59,8 +59,8 @@ class ArtyHashSoC(HashSoC):
         self.twin = twin
         board_pins = digilent_arty.Platform(variant=variant, toolchain=toolchain)
         if twin:
-            from boards import twin as twin_models
-            platform = twin_models.replace_pins(self, sys_clk_freq, kwargs)
+            from boards import twinpins
+            platform = twinpins.replace_pins(self, sys_clk_freq, kwargs)
         else:
             platform = board_pins
             self.crg = arty_target._CRG(platform, sys_clk_freq, with_dram=True)
@@ -80,7 +80,7 @@ class ArtyHashSoC(HashSoC):
             # Its read windows are the build's default; a run sets its own (boards/twin.py).
             from boards.a7phy_model import A7DDRPHYModel
             self.ddrphy = A7DDRPHYModel(board_phy, module, sys_clk_freq,
-                                        init=twin_models.sdram_init_words(board_phy.settings, module))
+                                        init=twinpins.sdram_init_words(board_phy.settings, module))
         else:
             self.ddrphy = board_phy
         sdram_args = dict(phy=self.ddrphy, module=module)
@@ -89,7 +89,7 @@ class ArtyHashSoC(HashSoC):
         else:
             self.add_sdram("sdram", l2_cache_size=8192, **sdram_args)
         if with_led_chaser:
-            leds = twin_models.led_pads(platform, 4) if twin else platform.request_all("user_led")
+            leds = twinpins.led_pads(platform, 4) if twin else platform.request_all("user_led")
             self.leds = LedChaser(pads=leds, sys_clk_freq=sys_clk_freq)
 
         # Engines last: their DMA window is main RAM, which must exist now.

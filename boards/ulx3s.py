@@ -100,8 +100,8 @@ class ULX3SHashSoC(HashSoC):
         kwargs.setdefault("uart_baudrate", DEFAULT_UART_BAUDRATE)
         self.twin = twin
         if twin:
-            from boards import twin as twin_models
-            platform = twin_models.replace_pins(self, sys_clk_freq, kwargs)
+            from boards import twinpins
+            platform = twinpins.replace_pins(self, sys_clk_freq, kwargs)
         else:
             platform = _Platform(device=device, revision=revision, toolchain="trellis")
             platform.pnr_margin = pnr_margin
@@ -119,7 +119,7 @@ class ULX3SHashSoC(HashSoC):
             # settings (latencies, widths) for the model.
             board_pads = _Platform(device=device, revision=revision, toolchain="trellis")
             module, board_phy = board_dram(board_pads, sys_clk_freq, sdram_module, sdram_rate)
-            self.sdrphy = twin_models.sdram_phy_model(board_phy.settings, module, sys_clk_freq)
+            self.sdrphy = twinpins.sdram_phy_model(board_phy.settings, module, sys_clk_freq)
         else:
             module, self.sdrphy = board_dram(platform, sys_clk_freq, sdram_module, sdram_rate)
         sdram_args = dict(phy=self.sdrphy, module=module, size=0x40000000)
@@ -128,7 +128,7 @@ class ULX3SHashSoC(HashSoC):
         else:
             self.add_sdram("sdram", l2_cache_size=8192, **sdram_args)
         if with_led_chaser:
-            leds = twin_models.led_pads(platform, 8) if twin else platform.request_all("user_led")
+            leds = twinpins.led_pads(platform, 8) if twin else platform.request_all("user_led")
             self.leds = LedChaser(pads=leds, sys_clk_freq=sys_clk_freq)
 
         # Engines last: their DMA window is main RAM, which must exist now.

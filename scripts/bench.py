@@ -22,6 +22,7 @@ import time
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
+from boards import targets  # noqa: E402
 from gateware import hashspec  # noqa: E402
 from scripts import xv6run  # noqa: E402
 from soc.runfw import run_firmware  # noqa: E402
@@ -120,8 +121,8 @@ def table(rows):
     return "\n".join(lines)
 
 
-# Every target (boards.TARGETS), its column's name and its plot line.
-TARGETS = {"sim": ("sim", "-"), "ulx3s-twin": ("ULX3S twin", "--"), "arty-twin": ("Arty twin", ":")}
+# Every simulated target (boards/targets.py), in the tables' column order: (label, plot line).
+TARGETS = {name: (t.label, ls) for (name, t), ls in zip(targets.TARGETS.items(), ("-", "--", ":", "-."))}
 
 
 def plot(results, path):
@@ -229,15 +230,9 @@ def bulk(target):
     import re
     import subprocess
     from gateware.buildstamp import locked
-    from soc import sim
-    if target == "sim":
-        args = [f"LITEX_GENERATED_DIR={os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')}"]
-    else:
-        from boards.twin import Twin
-        twin = Twin(target.removesuffix("-twin"))
-        args = [f"BOARD={twin.board}", f"LITEX_GENERATED_DIR={twin.generated_dir}"]
+    args = targets.target(target).xv6_make_args()
     with locked("os-port"):     # the SoCs are built by run_firmware before this
-        subprocess.run(["make", "-s", "-C", os.path.join(TOP, "os-port"), "PLATFORM=litex", *args],
+        subprocess.run(["make", "-s", "-C", os.path.join(TOP, "os-port"), *args],
                        check=True, stdout=subprocess.DEVNULL)
     cmds = [f"hashbench -a {a} -M {BULK}" for a in BULK_ALGS] + [f"hashbench -a {a} -x -n 3" for a in BULK_ALGS]
     _, out, _ = xv6run.session(cmds, "litex", timeout=3000, boot_timeout=1200, extra=["--target", target])

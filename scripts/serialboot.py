@@ -15,7 +15,7 @@ BIOS's serial-boot request and uploads the kernel and the RAM disk with --images
 jumps to the kernel and xv6 starts its shell. litex_term needs a terminal, so it runs on a
 pseudo-terminal here.
 
-The twin's UART line runs at the board's rate (boards/twin.py, UARTLine: one byte per 10
+The twin's UART line runs at the board's rate (boards/twinpins.py, UARTLine: one byte per 10
 bit times at the board's 1 Mbaud, a byte the SoC does not take in time is lost and
 reported): the BIOS's receive path is checked at the board's rate, and a lost byte fails
 the run. Figures (--json): the BIOS's clocks up to the upload and the kernel's clocks up to
@@ -275,10 +275,11 @@ def main():
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args()
 
-    from boards.twin import Twin
-    twin = Twin(args.board)
+    from boards.targets import twin_of
+    target = twin_of(args.board)
+    twin = target.twin()
     twin.build()
-    xv6_build = os.path.join(TOP, "os-port", "build", f"litex-{args.board}")
+    xv6_build = target.xv6_build_dir
     kernel = os.path.join(xv6_build, "kernel.bin")
     if not os.path.exists(kernel):
         sys.exit(f"serialboot: {kernel} missing: run make xv6-{args.board}")

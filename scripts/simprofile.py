@@ -37,10 +37,12 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if TOP not in sys.path:
     sys.path.insert(0, TOP)
 
+from boards import targets  # noqa: E402
 from soc import runfw  # noqa: E402
 
 DOCS = os.path.join(TOP, "docs")
-TARGETS = {"sim": "litex_sim", "ulx3s-twin": "ULX3S twin"}
+# The targets profiled (boards/targets.py) and their labels.
+TARGETS = {name: targets.target(name).label for name in ("sim", "ulx3s-twin")}
 PARTS = [("cpu", "VexRiscv (`linux` variant)"), ("sha256", "SHA-256 engine (core + frontend)"),
          ("keccak", "Keccak engine (core + frontend)"), ("soc", "rest of the SoC (LiteX)"),
          ("harness", "harness (litex_sim modules, libc, Verilator scheduler)")]

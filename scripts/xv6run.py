@@ -47,13 +47,13 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from boards import TARGETS  # noqa: E402
+from boards.targets import TARGETS, target  # noqa: E402
 PROMPT_AT_START = re.compile(r"(?:^|\n)\$ ")
 PROMPT = re.compile(r"\n\$ ")
 PANIC = re.compile(r"\bm?panic: ")
 
 
-# The board twin's own reports on the simulator's stdout (boards/twin.py, UARTLine: the first
+# The board twin's own reports on the simulator's stdout (boards/twinpins.py, UARTLine: the first
 # byte received, an overrun): printed by Verilator on the stdio stream that litex_sim's console
 # module flushes after every character, so each arrives whole in one read, wherever the
 # console's text is. They are not part of the transcript; an overrun means a typed byte is lost.
@@ -190,9 +190,9 @@ def qemu_ram_mb():
 
 
 def emulator_argv(args):
-    board = args.target.removesuffix("-twin") if args.target != "sim" else None
+    t = target(args.target)
     build = os.path.abspath(args.build_dir) if args.build_dir else \
-        os.path.join(REPO, "os-port", "build", args.platform + (f"-{board}" if board else ""))
+        os.path.join(REPO, "os-port", "build", "qemu") if args.platform == "qemu" else t.xv6_build_dir
     if args.platform == "qemu":
         kernel = os.path.join(build, "kernel.elf")
         fsimg = os.path.join(build, "fs.img")
@@ -208,11 +208,8 @@ def emulator_argv(args):
         return shlex.split(args.sim_cmd), os.path.abspath(args.sim_cwd or REPO)
     boot = os.path.relpath(os.path.join(build, "boot.json"), REPO)
     if not os.path.exists(os.path.join(REPO, boot)):
-        sys.exit(f"xv6run: {boot} missing: run make -C os-port PLATFORM=litex")
-    python = os.path.join(REPO, ".venv", "bin", "python")
-    if board:
-        return [python, "-m", "boards.twin", "--board", board, "--images", boot] + args.sim_arg, REPO
-    return [python, "-m", "soc.sim", "--ram-init", boot] + args.sim_arg, REPO
+        sys.exit(f"xv6run: {boot} missing: run make -C os-port {' '.join(t.xv6_make_args())}")
+    return t.console_command(boot, python=os.path.join(REPO, ".venv", "bin", "python")) + args.sim_arg, REPO
 
 
 def main():

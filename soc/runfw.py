@@ -3,13 +3,13 @@
 
     python -m soc.runfw [--bench quick|full] [--app main|demo|dmacontend|FILE.c] [--timeout S] [--target T]
 
-Targets: `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a board twin such as
-`ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The firmware prints DONE
-last; the on-chip sim then stops itself (sim_finish CSR), a twin has no such CSR (the board
-has none), so the run is stopped when DONE arrives.
+Targets (boards/targets.py): `sim` (litex_sim with on-chip main RAM, 50 MHz nominal) or a
+board twin such as `ulx3s-twin` (the board's SoC and memory path, boards/twin.py). The
+firmware prints DONE last; the on-chip sim then stops itself (sim_finish CSR), a twin has no
+such CSR (the board has none), so the run is stopped when DONE arrives.
 
 Used by the tests, the benchmark and `make demo`. Each build step prints one line on stderr
-(its output: build/logs/, scripts/steps.py); the firmware's console goes to stdout (and is
+(its output: build/logs/, soc/steps.py); the firmware's console goes to stdout (and is
 returned by `run_firmware`), followed by a line with the run's wall time.
 """
 
@@ -21,8 +21,8 @@ import sys
 import time
 
 from gateware.buildstamp import locked
-from boards import TARGETS  # noqa: F401  (sim and every board twin; for importers)
-from scripts import steps
+from boards import targets
+from soc import steps
 from soc import sim
 
 FIRMWARE_DIR = os.path.join(sim.TOP, "firmware", "baremetal")
@@ -55,40 +55,35 @@ def build_firmware(app="main", bench="quick", build_dir=sim.BUILD_DIR):
     return os.path.join(out, "firmware.bin")
 
 
-def _soc(target):
-    """(build directory of the target's SoC, its Twin or None), built."""
-    if target == "sim":
-        sim.build()
-        return sim.BUILD_DIR, None
-    from boards.twin import Twin
-    twin = Twin(target.removesuffix("-twin"))
-    twin.build()
-    return twin.build_dir, twin
+def _built(name):
+    """The Target called `name` (boards/targets.py), its SoC built."""
+    t = targets.target(name)
+    t.build()
+    return t
 
 
-def firmware_elf(target, app="main", bench="quick"):
-    """The ELF of a firmware built for `target`'s SoC (both built if needed), for tests
+def firmware_elf(target_name, app="main", bench="quick"):
+    """The ELF of a firmware built for the target's SoC (both built if needed), for tests
     that look at where its code was placed."""
-    image = build_firmware(app, bench, _soc(target)[0])
+    image = build_firmware(app, bench, _built(target_name).build_dir)
     return os.path.join(os.path.dirname(image), "firmware.elf")
 
 
-def prepare(target, app, bench, built_for=None):
+def prepare(target_name, app, bench, built_for=None):
     """Build the target and the firmware (against `built_for`'s headers, default the
     target's own); return ((argv, cwd) of a run, the image)."""
-    build_dir, twin = _soc(target)
-    image = build_firmware(app, bench, _soc(built_for)[0] if built_for else build_dir)
+    t = _built(target_name)
+    image = build_firmware(app, bench, _built(built_for or target_name).build_dir)
     # The firmware's Makefile signs it: boot.json loads its header beside it (soc/bootrom.py).
-    boot = os.path.join(os.path.dirname(image), "boot.json")
-    if twin is None:
-        return sim.sim_command(boot), image
-    return twin.prepare_run(sim.load_images(boot), bios="direct"), image
+    return t.run_command(os.path.join(os.path.dirname(image), "boot.json")), image
 
 
 def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim", built_for=None):
-    """Run a firmware on `target`, built for `built_for`'s SoC (default: the target's).
-    Returns the console output, up to DONE or, on the wrong SoC, the soc-id line."""
+    """Run a firmware on the target called `target`, built for `built_for`'s SoC (default:
+    the target's). Returns the console output, up to DONE or, on the wrong SoC, the soc-id
+    line."""
     (argv, cwd), image = prepare(target, app, bench, built_for)
+    ends_itself = targets.target(target).ends_itself
     t0 = time.time()
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -104,11 +99,11 @@ def run_firmware(app="main", bench="quick", timeout=900, echo=False, target="sim
                 shown.write(line)
             if time.time() > deadline:
                 raise TimeoutError(f"firmware did not finish within {timeout} s")
-            if line.strip() == "DONE" and target != "sim":
+            if line.strip() == "DONE" and not ends_itself:
                 break
             if line.startswith("soc-id:"):      # the wrong SoC: the firmware idles now
                 break
-        if target == "sim" and not (lines and lines[-1].startswith("soc-id:")):
+        if ends_itself and not (lines and lines[-1].startswith("soc-id:")):
             proc.wait(timeout=10)
     finally:
         if proc.poll() is None:
@@ -159,7 +154,7 @@ def main():
                    help=f"{', '.join(APPS)} (firmware/baremetal), or your own program's C file")
     p.add_argument("--bench", default="quick", choices=["quick", "full"])
     p.add_argument("--timeout", type=int, default=1800)
-    p.add_argument("--target", default="sim", choices=TARGETS)
+    p.add_argument("--target", default="sim", choices=targets.TARGETS)
     args = p.parse_args()
     try:
         app_source(args.app)

@@ -39,7 +39,7 @@ from migen.genlib.io import CRG
 
 from gateware import hashspec
 from gateware.buildstamp import source_digest
-from scripts import steps
+from soc import steps
 from boards import DEFAULT_ENGINES
 from soc.hashsoc import HashSoC
 
@@ -103,7 +103,7 @@ def use_venv_python():
 
 
 def log(name):
-    """build/logs/NAME.log: where a build step's output goes (scripts/steps.py)."""
+    """build/logs/NAME.log: where a build step's output goes (soc/steps.py)."""
     return steps.log_path(name)
 
 
@@ -153,45 +153,56 @@ def write_word_file(bin_path, path):
         f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
-def build(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded", force=False):
-    """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
-    os.makedirs(BUILD_DIR, exist_ok=True)
-    # One build at a time: tests, benchmarks and users may ask for the simulator at once.
-    with open(os.path.join(os.path.dirname(BUILD_DIR), ".sim-build.lock"), "w") as lock:
+def is_built(build_dir, tag):
+    """Is the simulator in build_dir built, from the sources and options `tag` names?"""
+    stamp = os.path.join(build_dir, ".built")
+    vsim = os.path.join(build_dir, "gateware", "obj_dir", "Vsim")
+    return os.path.exists(vsim) and os.path.exists(stamp) and open(stamp).read() == tag
+
+
+def build_cached(build_dir, tag, make, force=False):
+    """The one way a simulator is built (litex_sim here, the board twins in boards/twin.py):
+    `make()` builds it into build_dir unless it is built from `tag` already. One build at a
+    time per directory: tests, benchmarks and users may ask for it at once, and the others
+    wait on the lock and then find it built. The tag is written last, so a build that
+    failed or was stopped is made again."""
+    os.makedirs(build_dir, exist_ok=True)
+    with open(os.path.join(build_dir, ".build.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build_locked(engines, sha256_variant, force)
+        if force or not is_built(build_dir, tag):
+            use_venv_python()
+            make()
+            with open(os.path.join(build_dir, ".built"), "w") as f:
+                f.write(tag)
+    return build_dir
+
+
+def _tag(engines, sha256_variant):
+    return source_tag((tuple(engines), sha256_variant))
 
 
 def built(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded"):
     """Is build/sim up to date for these engines and sources?"""
-    stamp = os.path.join(BUILD_DIR, ".built")
-    vsim = os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")
-    return os.path.exists(vsim) and os.path.exists(stamp) and \
-        open(stamp).read() == source_tag((tuple(engines), sha256_variant))
+    return is_built(BUILD_DIR, _tag(engines, sha256_variant))
 
 
-def _build_locked(engines, sha256_variant, force):
-    stamp = os.path.join(BUILD_DIR, ".built")
-    tag = source_tag((tuple(engines), sha256_variant))
-    if not force and built(engines, sha256_variant):
-        return BUILD_DIR
-    use_venv_python()
-    sim_config = SimConfig()
-    sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
-    sim_config.add_module("serial2console", "serial")
+def build(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded", force=False):
+    """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
+    def make():
+        sim_config = SimConfig()
+        sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
+        sim_config.add_module("serial2console", "serial")
 
-    def soc_and_verilog():
-        print(f"HashSoC for litex_sim, engines: {', '.join(engines) or 'none'}, into {BUILD_DIR}")
-        soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
-        builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
-        bios_step(builder, "sim: BIOS (picolibc, libbase, bios)", log("sim-bios"))
-        builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
+        def soc_and_verilog():
+            print(f"HashSoC for litex_sim, engines: {', '.join(engines) or 'none'}, into {BUILD_DIR}")
+            soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
+            builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
+            bios_step(builder, "sim: BIOS (picolibc, libbase, bios)", log("sim-bios"))
+            builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
 
-    steps.run("sim: SoC and its Verilog (LiteX)", log("sim-gateware"), soc_and_verilog)
-    verilate(GATEWARE_DIR, "sim: Verilator model (gateware/obj_dir/Vsim)", log("sim-verilator"))
-    with open(stamp, "w") as f:
-        f.write(tag)
-    return BUILD_DIR
+        steps.run("sim: SoC and its Verilog (LiteX)", log("sim-gateware"), soc_and_verilog)
+        verilate(GATEWARE_DIR, "sim: Verilator model (gateware/obj_dir/Vsim)", log("sim-verilator"))
+    return build_cached(BUILD_DIR, _tag(engines, sha256_variant), make, force)
 
 
 def load_images(spec, base=MAIN_RAM_BASE):
@@ -208,28 +219,38 @@ def load_images(spec, base=MAIN_RAM_BASE):
     return signed + [(spec, base)]
 
 
-def write_ram_init(images, path=None):
-    """Write sim_main_ram.init: one little-endian 32-bit word per line, from the RAM base."""
-    path = path or os.path.join(GATEWARE_DIR, "sim_main_ram.init")
+def ram_bytes(images, base, size, round_to=4):
+    """Main RAM's contents from images [(file, address)]: the bytes from `base` up to the
+    end of the last image, rounded up to `round_to`; zero between images. An image outside
+    [base, base + size) is a ValueError naming it. The sim and the twins' bank files
+    (boards/twin.py) are both written from this."""
     end = 0
     blobs = []
     for fname, addr in images:
         data = open(fname, "rb").read()
-        off = addr - MAIN_RAM_BASE
-        if off < 0 or off + len(data) > MAIN_RAM_SIZE:
+        off = addr - base
+        if off < 0 or off + len(data) > size:
             raise ValueError(f"{fname} at {addr:#x} does not fit in main RAM")
         blobs.append((off, data))
         end = max(end, off + len(data))
-    mem = bytearray((end + 3) & ~3)
+    mem = bytearray(-(-end // round_to) * round_to)
     for off, data in blobs:
         mem[off:off + len(data)] = data
+    return mem
+
+
+def write_ram_init(images, path=None):
+    """Write sim_main_ram.init: one little-endian 32-bit word per line, from the RAM base."""
+    path = path or os.path.join(GATEWARE_DIR, "sim_main_ram.init")
+    mem = ram_bytes(images, MAIN_RAM_BASE, MAIN_RAM_SIZE)
     words = struct.unpack(f"<{len(mem) // 4}I", mem)
     with open(path, "w") as f:
         f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
 def sim_command(ram_init, run_dir=None):
-    """Prepare a run directory with this RAM image; return (argv, cwd) that run the simulator.
+    """Prepare a run directory with this RAM image (load_images' spec, or [(file, address)]);
+    return (argv, cwd) that run the simulator.
 
     Each run gets its own directory (links to the built files, its own
     sim_main_ram.init), so simulations of different programs can run at the same time.
@@ -237,7 +258,8 @@ def sim_command(ram_init, run_dir=None):
     import tempfile
     run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=BUILD_DIR)
     link_run_dir(GATEWARE_DIR, run_dir, skip={"sim_main_ram.init"})
-    write_ram_init(load_images(ram_init), os.path.join(run_dir, "sim_main_ram.init"))
+    images = load_images(ram_init) if isinstance(ram_init, str) else ram_init
+    write_ram_init(images, os.path.join(run_dir, "sim_main_ram.init"))
     return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], run_dir
 
 

@@ -27,6 +27,7 @@ sys.path.insert(0, TOP)
 
 from gateware import devicekey, hashspec as S  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
+from boards.targets import target  # noqa: E402
 from scripts import measure, signimage  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,13 +69,13 @@ TWIN_ATTACKS = ("one-byte-changed", "truncated", "header-at-rom", "header-at-csr
                 "older-version")
 
 
-def make_xv6(generated_dir, board=None):
-    args = ["make", "-C", os.path.join(TOP, "os-port"), "-j2", "PLATFORM=litex",
-            f"LITEX_GENERATED_DIR={generated_dir}"] + ([f"BOARD={board}"] if board else [])
+def make_xv6(t):
+    """xv6 built for the target `t` (boards/targets.py); its build directory."""
     with locked("os-port"):
-        r = subprocess.run(args, capture_output=True, text=True)
+        r = subprocess.run(["make", "-C", os.path.join(TOP, "os-port"), "-j2", *t.xv6_make_args()],
+                           capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return os.path.join(TOP, "os-port", "build", "litex" + (f"-{board}" if board else ""))
+    return t.xv6_build_dir
 
 
 def images(build, tmp_path, attack=None):
@@ -113,42 +114,29 @@ def run_until(argv, cwd, pattern, timeout):
     return out.decode(errors="replace")
 
 
-class Sim:
-    name = "sim"
+class Platform:
+    """A target (boards/targets.py) with xv6 built for it. `measured`: its SoC has the
+    measurement register (its generated csr.h says so)."""
 
-    def __init__(self):
-        from soc import sim
-        sim.build()
-        self.sim = sim
-        self.build = make_xv6(os.path.join(sim.BUILD_DIR, "software", "include", "generated"))
-
-    def run(self, imgs, pattern, tmp_path):
-        import json
-        j = tmp_path / "boot.json"
-        j.write_text(json.dumps({f: hex(a) for f, a in imgs}))
-        return run_until(*self.sim.sim_command(str(j)), pattern, 300)
-
-
-class UlX3STwin:
-    name = "ulx3s-twin"
-
-    def __init__(self):
-        from boards.twin import Twin
-        self.twin = Twin("ulx3s")
-        self.twin.build()
-        self.build = make_xv6(self.twin.generated_dir, "ulx3s")
+    def __init__(self, name):
+        self.name = name
+        self.target = target(name)
+        self.target.build()
+        self.build = make_xv6(self.target)
+        self.twin = self.target.board is not None        # the board's SDRAM model: slower
+        self.measured = "CSR_MEASURE_BASE" in open(os.path.join(self.target.generated_dir, "csr.h")).read()
 
     def run(self, imgs, pattern, tmp_path):
-        return run_until(*self.twin.prepare_run(imgs, bios="direct"), pattern, 600)
+        return run_until(*self.target.run_command(imgs), pattern, 600 if self.twin else 300)
 
 
-PLATFORMS = {"sim": Sim, "ulx3s-twin": UlX3STwin}
+PLATFORMS = ("sim", "ulx3s-twin")
 pytestmark = pytest.mark.simbuild
 
 
 @pytest.fixture(scope="module", params=list(PLATFORMS))
 def platform(request):
-    return PLATFORMS[request.param]()
+    return Platform(request.param)
 
 
 REFUSED = r"bootrom: boot stopped"
@@ -176,10 +164,10 @@ def test_signed_kernel_runs(platform, tmp_path):
     assert BOOTED in out and "REFUSED" not in out
     # docs/integrity.md quotes this run's figures ("Cost", and litex_sim's lines)
     clocks = int(m.group(1))
-    if platform.name == "sim":
+    if not platform.twin:
         assert m.group(0).strip() in doc(), f"docs/integrity.md: the sample should read {m.group(0).strip()!r}"
         assert f"the {n:,}-byte kernel takes {clocks:,} clocks on litex_sim" in doc(), (n, clocks)
-        bios = os.path.getsize(os.path.join(TOP, "build", "sim", "software", "bios", "bios.bin"))
+        bios = os.path.getsize(os.path.join(platform.target.build_dir, "software", "bios", "bios.bin"))
         assert f"to {bios:,} bytes (litex_sim" in doc(), bios
     else:
         # (the twin's clocks move a little with where the SDRAM's refreshes fall: within 1%)
@@ -193,7 +181,7 @@ def test_signed_kernel_runs(platform, tmp_path):
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
 def test_rom_refuses(platform, attack, tmp_path):
-    if platform.name != "sim" and attack not in TWIN_ATTACKS:
+    if platform.twin and attack not in TWIN_ATTACKS:
         pytest.skip("on litex_sim only (the twin runs the issue's list)")
     change, word = ATTACKS[attack]
     out = platform.run(images(platform.build, tmp_path, change), REFUSED + "|" + BOOTED, tmp_path)
@@ -209,11 +197,10 @@ def test_measurement_is_the_hosts(platform):
     the manifest's; `measure` in xv6 prints what scripts/measure.py computes from the build's
     files, and so do the ROM's and the kernel's boot lines at each step. litex_sim only: the
     ULX3S (and so its twin) has no register yet, which the ROM and `measure` say."""
-    extra = () if platform.name == "sim" else ("--target", platform.name)
-    st, t = xv6(["measure"], platform="litex", timeout=600, boot_timeout=300 if platform.name == "sim" else 600,
-                extra=extra)
+    st, t = xv6(["measure"], platform="litex", timeout=600, boot_timeout=600 if platform.twin else 300,
+                extra=("--target", platform.name))
     assert st == 0, t[-3000:]
-    if platform.name != "sim":
+    if not platform.measured:
         assert "bootrom: no measurement register: nothing measured\n" in t, t[:3000]
         assert "measure: manifest sha256" not in t
         assert outputs(t, ["measure"])["measure"].strip() == "measure: no measurement register on this platform"

@@ -22,6 +22,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from docquotes import (ROOT, bench_quotes, check_quotes, load_script, read,  # noqa: E402
                        serialboot_quotes, twin_quotes)
+sys.path.insert(0, ROOT)
+from boards import TWIN_BOARDS  # noqa: E402
+from boards.targets import twin_of  # noqa: E402
 
 DOCS = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))),
         "os-port/README", "firmware/README.md", "firmware/libhash/swhash/README.md", "scripts/fpga/analysis.md"]
@@ -299,9 +302,9 @@ def test_quoted_twin_figures_match_bench_json():
     fail_if(check_quotes(twin_quotes()), "twin figures typed into the docs that differ from docs/bench.json")
 
 
-@pytest.mark.parametrize("board", ["ulx3s", "arty"])
+@pytest.mark.parametrize("board", sorted(TWIN_BOARDS))
 def test_quoted_serial_boot_figures_match_the_twins_json(board):
-    path = os.path.join(ROOT, "build", f"{board}-twin", "serialboot.json")
+    path = os.path.join(twin_of(board).build_dir, "serialboot.json")
     if not os.path.exists(path):
         pytest.skip(f"no build/{board}-twin/serialboot.json yet (make twin-serial-boot BOARD={board} "
                     "or tests/test_twin.py writes it)")

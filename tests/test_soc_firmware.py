@@ -17,7 +17,7 @@ import re
 import pytest
 
 import hotblock
-from boards import TARGETS, default_engines  # sim and every board twin
+from boards.targets import TARGETS, target as target_of  # sim and every board twin
 from gateware import devicekey, hashspec
 from hashref import cshake, kmac, message, reference, pattern, xorshift_bytes
 from soc import runfw
@@ -70,7 +70,7 @@ def engines_found(console):
 
 
 def test_boots_and_finds_its_engines(console, target):
-    assert engines_found(console) == set(default_engines(target))
+    assert engines_found(console) == set(target_of(target).engines)
     assert "DONE" in console
 
 

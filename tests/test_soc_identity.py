@@ -46,8 +46,8 @@ def sim_desc():
 
 @pytest.fixture(scope="module")
 def twin():
-    from boards.twin import Twin
-    t = Twin("ulx3s")
+    from boards.targets import twin_of
+    t = twin_of("ulx3s").twin()
     t.build()
     return t
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""scripts/steps.py: a step's output goes to its log, the terminal gets one line naming it,
+"""soc/steps.py: a step's output goes to its log, the terminal gets one line naming it,
 a failing step shows the log's tail and a non-zero status. No simulator: seconds."""
 import os
 import subprocess
@@ -8,10 +8,10 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STEPS = os.path.join(ROOT, "scripts", "steps.py")
+STEPS = os.path.join(ROOT, "soc", "steps.py")
 sys.path.insert(0, ROOT)
 
-from scripts import steps  # noqa: E402
+from soc import steps  # noqa: E402
 
 # A child that writes on both descriptors, as make, gcc and Verilator do.
 NOISY = [sys.executable, "-c", "import sys; print('OUT-noise'); print('ERR-noise', file=sys.stderr)"]

@@ -26,7 +26,9 @@ import pytest
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
-from boards.twin import Twin, write_sdram_init  # noqa: E402
+from boards import targets  # noqa: E402
+from boards.targets import TARGETS  # noqa: E402
+from boards.twin import write_sdram_init  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,21 +54,22 @@ A7DDRPHY_CSRS = ("rst", "dly_sel", "half_sys8x_taps", "wlevel_en", "wlevel_strob
                  "wdly_dq_bitslip", "rdphase", "wrphase")
 
 
-@pytest.fixture(scope="module", params=[f"{b}-twin" for b in sorted(BOARD_FACTS)])
+# The twins' targets (boards/targets.py): conftest.py groups each one's tests by the name.
+@pytest.fixture(scope="module", params=[name for name, t in TARGETS.items() if t.board in BOARD_FACTS])
 def target(request):
     return request.param
 
 
 @pytest.fixture(scope="module")
 def twin(target):
-    t = Twin(target.removesuffix("-twin"))
+    t = targets.target(target)
     t.build()
-    return t
+    return t.twin()
 
 
 @pytest.fixture(scope="module")
 def board_out(target, tmp_path_factory):
-    board = target.removesuffix("-twin")
+    board = targets.target(target).board
     out = tmp_path_factory.mktemp(f"{board}-board")
     r = subprocess.run([sys.executable, "-m", f"boards.{board}", "--no-compile", "--output-dir", str(out)],
                        cwd=TOP, capture_output=True, text=True, timeout=600)
@@ -117,7 +120,7 @@ def test_sdram_bank_files_round_trip(board, tmp_path):
     native word: 2 bytes on the ULX3S, 16 on the Arty), is the image."""
     import random
     from litedram.phy.model import SDRAMPHYModel  # noqa: F401  (the model the layout describes)
-    layout = Twin(board).layout
+    layout = targets.twin_of(board).twin().layout
     geom = {"ulx3s": (4, 9, 2, 1), "arty": (8, 10, 2, 4)}[board]   # banks, colbits, bytes/beat, phases
     nbanks, colbits, beat, phases = geom
     xdr = 1 if phases == 1 else 2
@@ -130,7 +133,7 @@ def test_sdram_bank_files_round_trip(board, tmp_path):
     (tmp_path / "a").write_bytes(a)
     (tmp_path / "b").write_bytes(b)
     banks = [tmp_path / f"bank{i}" for i in range(nbanks)]
-    write_sdram_init([(str(tmp_path / "a"), 0), (str(tmp_path / "b"), 0x2002)], layout, banks)
+    write_sdram_init([(str(tmp_path / "a"), 0x100), (str(tmp_path / "b"), 0x2102)], 0x100, layout, banks)
     lines = [[int(x, 16) for x in open(p).read().split()] for p in banks]
     mem = bytearray()
     for w in range(len(lines[0]) * nbanks):     # native word w: column, then bank, then row
@@ -201,10 +204,10 @@ def test_rom_does_not_depend_on_our_commit(board_out):
 
 
 def test_uart_line_paces_and_loses_what_is_not_taken():
-    """boards/twin.py's UARTLine: one byte per `clocks_per_byte` clocks however fast the
+    """boards/twinpins.py's UARTLine: one byte per `clocks_per_byte` clocks however fast the
     simulator offers them; a byte the UART does not take in its clock is lost and counted."""
     from migen import Record, run_simulation
-    from boards.twin import UARTLine
+    from boards.twinpins import UARTLine
 
     line = Record([("source_valid", 1), ("source_ready", 1), ("source_data", 8),
                    ("sink_valid", 1), ("sink_ready", 1), ("sink_data", 8)])

@@ -23,7 +23,7 @@ import time
 import pytest
 
 from boards.a7phy_model import DEFAULT_WINDOWS
-from boards.twin import Twin
+from boards.targets import twin_of
 from docquotes import marked_block
 from leveling import check_found, chosen
 
@@ -35,7 +35,7 @@ MOVED = ((3, 10, 6), (20, 31, 1))
 
 @pytest.fixture(scope="module")
 def twin():
-    t = Twin("arty")
+    t = twin_of("arty").twin()
     t.build()
     return t
 

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xv6session import OSPORT, README, make, outputs, xv6  # noqa: E402
 
 import hashref  # noqa: E402
-from boards import TARGETS  # noqa: E402
+from boards.targets import TARGETS, target as target_of  # noqa: E402
 from gateware import hashspec  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -321,17 +321,10 @@ def test_qemu_boot_hashbench_flag(tmp_path):
 def build_litex(target):
     """Build the SoC and xv6 for it; return (build dir of xv6, xv6run arguments, the SoC's
     generated headers)."""
-    if target == "sim":
-        from soc import sim
-        sim.build()
-        gen = os.path.join(sim.BUILD_DIR, 'software', 'include', 'generated')
-        make("PLATFORM=litex", f"LITEX_GENERATED_DIR={gen}")
-        return os.path.join(OSPORT, "build", "litex"), (), gen
-    from boards.twin import Twin
-    twin = Twin(target.removesuffix("-twin"))
-    twin.build()
-    make("PLATFORM=litex", f"BOARD={twin.board}", f"LITEX_GENERATED_DIR={twin.generated_dir}")
-    return os.path.join(OSPORT, "build", f"litex-{twin.board}"), ("--target", target), twin.generated_dir
+    t = target_of(target)
+    t.build()
+    make(*t.xv6_make_args())
+    return t.xv6_build_dir, ("--target", target), t.generated_dir
 
 
 def header_int(gen, header, name):
@@ -355,8 +348,9 @@ def test_litex_hash_hardware(target):
              "hash -p hw hello"]
     # Wall-clock limits: the twin simulates LiteDRAM and the SDRAM too, and hashtests
     # runs ~100 M clocks there; the limits only catch a hang.
-    st, t = xv6(cmds, timeout=1200 if target == "sim" else 2400, platform="litex",
-                boot_timeout=120 if target == "sim" else 300, extra=extra)
+    twin = target_of(target).board is not None     # simulates the board's SDRAM too: slower
+    st, t = xv6(cmds, timeout=2400 if twin else 1200, platform="litex",
+                boot_timeout=300 if twin else 120, extra=extra)
     assert st == 0 and "panic" not in t, t[-4000:]
     out = outputs(t, cmds)
     # RAM and timebase from the SoC's own headers; the tick is 100 Hz everywhere, so 3

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Quiet builds: run a step with its output in a log file, print one line for it.
 
-    python scripts/steps.py LABEL LOG -- command [args...]
+    python soc/steps.py LABEL LOG -- command [args...]
 
 prints, on the terminal's stderr, one line when the step ends:
 
