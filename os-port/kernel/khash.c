@@ -32,9 +32,6 @@
 #ifndef KHASH_AUTO_THRESHOLD
 #define KHASH_AUTO_THRESHOLD 0
 #endif
-/* Hardware requests arm the engine's interrupt; the driver polls a short while first
- * (HASH_PLAT_POLLS_BEFORE_SLEEP in hash_plat_kernel.h) and sleeps only on long waits. */
-
 int khash_engine_present(int alg)
 {
   return (hash_probe() >> hash_alg_engine(alg)) & 1;
@@ -45,12 +42,6 @@ int khash_pick_provider(int alg, int provider, uint len)
   if (provider == HASH_PROV_AUTO)
     return (len >= KHASH_AUTO_THRESHOLD && khash_engine_present(alg)) ? HASH_PROV_HW : HASH_PROV_SW;
   return provider;
-}
-
-int khash_hw_flags(uint len)
-{
-  (void)len;
-  return HASH_F_IRQ;
 }
 
 /* ---- user buffers, in place ---- */
@@ -130,7 +121,7 @@ int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint o
    * copyout (docs/hash-syscall.md: ~1,200 of ~6,000 clocks). Anything
    * else, including every bad pointer, takes the general path below. */
   int prov = khash_pick_provider(alg, provider, len);
-  int flags = prov == HASH_PROV_HW ? khash_hw_flags(len) : 0;
+  int flags = prov == HASH_PROV_HW ? KHASH_HW_FLAGS : 0;
   char *pb = len ? uvmpage(p->pagetable, buf, len, PTE_R) : 0;
   char *po = uvmpage(p->pagetable, out, outlen, PTE_W);
   if ((len == 0 || pb) && po) {
@@ -185,7 +176,7 @@ static int hmac_user(
   if (provider < 0 || provider > HASH_PROV_AUTO)
     return -1;
   int prov = khash_pick_provider(alg, provider, len);
-  int flags = (prov == HASH_PROV_HW ? khash_hw_flags(len) : 0) | (devkey ? HASH_F_DEVKEY : 0);
+  int flags = (prov == HASH_PROV_HW ? KHASH_HW_FLAGS : 0) | (devkey ? HASH_F_DEVKEY : 0);
   if (hash_hmac_begin(&c, alg, prov, flags, key, keylen) < 0) /* also: an alg with no HMAC */
     return -1;
   if (khash_update_user(&c, myproc()->pagetable, buf, len, KHASH_CHUNK) < 0) {
@@ -257,7 +248,7 @@ int khash_kmac_user(int alg, int provider, uintptr uk, uintptr buf, uint len, ui
       (k.customlen && copyin(pt, (char *)custom, (uintptr)k.custom, k.customlen) < 0) || (o = kalloc()) == 0)
     goto done;
   int prov = khash_pick_provider(alg, provider, len);
-  int flags = (prov == HASH_PROV_HW ? khash_hw_flags(len) : 0) | (k.flags & KMAC_XOF ? HASH_F_XOF : 0);
+  int flags = (prov == HASH_PROV_HW ? KHASH_HW_FLAGS : 0) | (k.flags & KMAC_XOF ? HASH_F_XOF : 0);
   if (hash_kmac_begin(&c, alg, prov, flags, key, k.keylen, custom, k.customlen) < 0)
     goto done;
   if (khash_update_user(&c, pt, buf, len, KHASH_CHUNK) < 0) {

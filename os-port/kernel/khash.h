@@ -17,6 +17,11 @@
 #define KHASH_CHUNK        (64 * 1024)
 /* the longest key hmac() takes (the driver hashes keys longer than a block) */
 #define KHASH_HMAC_KEY_MAX 256
+/* the driver flags of every hardware request, whatever its length: arm the
+ * engine's interrupt. The driver polls a short while first
+ * (HASH_PLAT_POLLS_BEFORE_SLEEP in hash_plat_kernel.h) and sleeps only on long
+ * waits, so a short message costs no interrupt either way. */
+#define KHASH_HW_FLAGS     HASH_F_IRQ
 #ifndef BOOT_HASHBENCH_COUNT
 #define BOOT_HASHBENCH_COUNT 1000
 #endif
@@ -32,7 +37,6 @@ void khash_tick(void);
 /* khash.c */
 int khash_engine_present(int alg);
 int khash_pick_provider(int alg, int provider, uint len);
-int khash_hw_flags(uint len);
 int khash_update_user(struct hash_ctx *c, pagetable_t pt, uintptr va, uint len, uint maxchunk);
 int khash_user(int alg, int provider, uintptr buf, uint len, uintptr out, uint outlen);
 int khash_hmac_user(int alg, int provider, uintptr key, uint keylen, uintptr buf, uint len, uintptr out);

@@ -31,7 +31,7 @@ int khash_bench(int alg, int provider, int count, int size, uint64 *elapsed)
     for (int i = 0; i < KHASH_BENCH_MAX; i++)
       benchbuf[i] = "hello"[i % 5];
   int prov = khash_pick_provider(alg, provider, size);
-  int flags = prov == HASH_PROV_HW ? khash_hw_flags(size) : 0;
+  int flags = prov == HASH_PROV_HW ? KHASH_HW_FLAGS : 0;
   int outlen = hash_alg_digest_len(alg) ? hash_alg_digest_len(alg) : 32;
   struct proc *p = myproc(); /* 0 at boot (BOOT_HASHBENCH) */
   uint64 t0 = r_time64();
