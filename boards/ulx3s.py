@@ -15,6 +15,7 @@ Output: build/ulx3s/gateware/radiona_ulx3s.bit, build/ulx3s/software/include/gen
 (csr.h for the xv6 build), build/ulx3s/gateware/nextpnr.log and nextpnr-report.json.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -58,6 +59,15 @@ DEFAULT_SEED = 4
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
 DEFAULT_PNR_MARGIN = 1.0
+# router1's --tmg-ripup: when routing is done, the arcs of paths that miss sys_clk are ripped
+# up and routed again, timing first, pass after pass. The placement is the same with or
+# without it. Tried 2026-11-30 on two of the five-seed table's placements (the same netlist):
+# seed 2 (the Keccak core's round counter -> its state) went from 58.45 to 60.27 MHz in two
+# passes, router1 1,419 -> 2,398 s; seed 5 (inside VexRiscv's data cache) did not gain: one
+# pass took its worst slack from -0.54 to -0.62 ns and the second was still routing after
+# 4,300 s (docs/boards.md, "Timing status"). Off: it does not hold 60 MHz where the CPU
+# sets the limit, and it would more than double CI's router time.
+DEFAULT_TMG_RIPUP = False
 # The write-through L2 (soc/l2wt.py) in front of the SDRAM. 32 KiB (16 of the 85F's 208
 # block RAMs for data): with 8 KiB the kernel's misses during a DMA stream took the SDRAM
 # from the engine often enough to cost SHA3-256 in xv6 4% (docs/hash-syscall.md, "Bulk
@@ -164,7 +174,8 @@ def timing_summary(gateware_dir, target_mhz=None):
 def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_ENGINES["ulx3s"],
           sha256_variant="folded", output_dir=BUILD_DIR, compile_gateware=True,
           compile_software=True, seed=DEFAULT_SEED, revision="2.0", sdram_module="MT48LC16M16",
-          quiet=False, router="router1", pnr_margin=DEFAULT_PNR_MARGIN, **soc_kwargs):
+          quiet=False, router="router1", pnr_margin=DEFAULT_PNR_MARGIN, tmg_ripup=DEFAULT_TMG_RIPUP,
+          **soc_kwargs):
     """Build (or only write, compile_gateware=False) the ULX3S SoC; return (soc, builder)."""
     use_fpga_tools()
     soc = ULX3SHashSoC(device=device, revision=revision, sys_clk_freq=sys_clk_freq,
@@ -172,6 +183,8 @@ def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_E
                        pnr_margin=pnr_margin, **soc_kwargs)
     # nextpnr writes its log and a JSON report (Fmax, utilisation) next to the bitstream.
     soc.platform.toolchain._pnr_opts += f" --log nextpnr.log --report nextpnr-report.json --router {router}"
+    if tmg_ripup:
+        soc.platform.toolchain._pnr_opts += " --tmg-ripup"
     if not quiet:
         print(f"[ulx3s] HashSoC on ULX3S {device}\n" + describe(soc, output_dir, engines, sha256_variant),
               file=sys.stderr, flush=True)
@@ -217,6 +230,9 @@ def main(argv=None):
                    help=f"nextpnr placement seed (default {DEFAULT_SEED})")
     p.add_argument("--router", default="router1", choices=["router1", "router2"],
                    help="nextpnr router (default router1: router2 did not converge on this design)")
+    p.add_argument("--tmg-ripup", action=argparse.BooleanOptionalAction, default=DEFAULT_TMG_RIPUP,
+                   help="router1 routes the arcs of failing paths again, timing first (default: "
+                        f"{'on' if DEFAULT_TMG_RIPUP else 'off'}; docs/boards.md, \"Timing status\")")
     p.add_argument("--pnr-margin", type=float, default=DEFAULT_PNR_MARGIN,
                    help=f"ask nextpnr for this factor x sys_clk (default {DEFAULT_PNR_MARGIN}); "
                         "the timing check is against sys_clk itself")
@@ -239,7 +255,8 @@ def main(argv=None):
         soc, builder = build(args.device, args.sys_clk_freq, args.engines, args.sha256_variant,
                              os.path.abspath(args.output_dir), compile_gateware, compile_software,
                              args.seed, args.revision, args.sdram_module, router=args.router,
-                             pnr_margin=args.pnr_margin, dma_native=not args.wishbone_dma, **soc_kwargs(args))
+                             pnr_margin=args.pnr_margin, tmg_ripup=args.tmg_ripup,
+                             dma_native=not args.wishbone_dma, **soc_kwargs(args))
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"[ulx3s] build failed: {e}", file=sys.stderr)
         return 1
@@ -267,7 +284,8 @@ def check_timing(gw, args, strict):
     with open(os.path.join(gw, "timing.json"), "w") as f:
         json.dump({"net": net, "fmax_mhz": mhz, "target_mhz": want, "constraint_mhz": constraint,
                    "pass": ok, "device": args.device, "engines": list(args.engines),
-                   "sha256_variant": args.sha256_variant, "seed": args.seed}, f, indent=1)
+                   "sha256_variant": args.sha256_variant, "seed": args.seed,
+                   "tmg_ripup": getattr(args, "tmg_ripup", False)}, f, indent=1)
     if strict and not ok:
         print(f"[ulx3s] TIMING FAILED: sys_clk misses {want:.2f} MHz by {want - mhz:.2f} MHz", file=sys.stderr)
         return 1

@@ -46,14 +46,15 @@ def log(msg):
 
 
 def board_config():
-    """The ULX3S default build's engines, sys_clk, nextpnr margin and device."""
+    """The ULX3S default build's engines, sys_clk, nextpnr margin, router options and device."""
     from boards import DEFAULT_ENGINES, ulx3s
     return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": "folded", "freq": ulx3s.DEFAULT_SYS_CLK,
-            "margin": ulx3s.DEFAULT_PNR_MARGIN, "device": ulx3s.DEFAULT_DEVICE}
+            "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP, "device": ulx3s.DEFAULT_DEVICE}
 
 
 def sources_key(cfg):
-    return source_digest(SOURCES, "ulx3s-seeds", cfg["engines"], cfg["variant"], cfg["freq"], cfg["margin"])
+    return source_digest(SOURCES, "ulx3s-seeds", cfg["engines"], cfg["variant"], cfg["freq"], cfg["margin"],
+                         cfg["tmg_ripup"])
 
 
 def build(seed, timeout_min):
@@ -101,9 +102,10 @@ def row(seed, d, secs, cfg):
     if not os.path.exists(os.path.join(gw, "nextpnr-report.json")):     # stopped while routing
         return {"seed": seed, "fmax_mhz": None, "pass": False, "seconds": secs, "stopped": unrouted(gw, cfg)}
     t = json.load(open(os.path.join(gw, "timing.json")))
-    if t["seed"] != seed or sorted(t["engines"]) != sorted(cfg["engines"]):
-        raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, not seed {seed} "
-                         f"with {cfg['engines']}")
+    if t["seed"] != seed or sorted(t["engines"]) != sorted(cfg["engines"]) or \
+            t.get("tmg_ripup", False) != cfg["tmg_ripup"]:
+        raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, tmg_ripup "
+                         f"{t.get('tmg_ripup', False)}, not seed {seed} with {cfg['engines']}, {cfg['tmg_ripup']}")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
             "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
@@ -146,7 +148,8 @@ def main():
     from boards.ulx3s import DEFAULT_SEED
     seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
                   "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
-                  "engines": cfg["engines"], "variant": cfg["variant"], "ci_seed": DEFAULT_SEED, "rows": rows}
+                  "engines": cfg["engines"], "variant": cfg["variant"], "tmg_ripup": cfg["tmg_ripup"],
+                  "ci_seed": DEFAULT_SEED, "rows": rows}
     data = json.load(open(JSON))
     data["ulx3s_seeds"] = seeds_data
     json.dump(data, open(JSON, "w"), indent=1)
