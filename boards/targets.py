@@ -42,7 +42,9 @@ BOARD_LABELS = {"ulx3s": "ULX3S", "arty": "Arty"}
 class Target:
     """One place a program runs. `name` is what users type (--target, TARGET=); `label`
     what tables print; `board` the board module's name (None for litex_sim); `engines` the
-    hash engines its SoC carries by default; `simulated`: it runs in Verilator."""
+    hash engines its SoC carries by default; `simulated`: it runs in Verilator;
+    `ends_itself`: the run stops when the firmware says so (litex_sim's `sim_finish` CSR,
+    which no board has), else the runner stops it at the firmware's DONE."""
 
     simulated = True
 
