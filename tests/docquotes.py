@@ -120,6 +120,12 @@ def twin_quotes():
                                  f"{c[('SHA3-256', 'sg4096 reverse')]:,} without them, SHA-256 "
                                  f"{c[('SHA-256', 'sg4096 reverse, CPU stores')]:,} against {c[('SHA-256', 'sg4096 reverse')]:,}."),
         ("docs/hash-syscall.md", f"(`dma` row {dma:,})"),
+        ("docs/keccak.md", f"| the same on the ULX3S twin (its SDRAM) | "
+                           f"{tr[('KMAC128', 'dma', big)]:,} / {tr[('KMAC256', 'dma', big)]:,} clocks = "
+                           f"{f['ulx3s-twin']['kmac128_dma_bytes_per_clock']:.3f} / "
+                           f"{f['ulx3s-twin']['kmac256_dma_bytes_per_clock']:.3f} B/clk; the core busy "
+                           f"{f['ulx3s-twin']['kmac128_core_clocks_per_permutation']:.1f} / "
+                           f"{f['ulx3s-twin']['kmac256_core_clocks_per_permutation']:.1f} |"),
         ("docs/driver-api.md", f"bytes: {f['sim']['sha3_256_short_55']:,} clocks (SHA3-256) and "
                                f"{f['sim']['sha256_short_55']:,} (SHA-256) on litex_sim, "
                                f"{f['ulx3s-twin']['sha3_256_short_55']:,} and {f['ulx3s-twin']['sha256_short_55']:,} on the twin,"),
