@@ -285,7 +285,7 @@ def check_timing(gw, args, strict):
         json.dump({"net": net, "fmax_mhz": mhz, "target_mhz": want, "constraint_mhz": constraint,
                    "pass": ok, "device": args.device, "engines": list(args.engines),
                    "sha256_variant": args.sha256_variant, "seed": args.seed,
-                   "tmg_ripup": getattr(args, "tmg_ripup", False)}, f, indent=1)
+                   "tmg_ripup": args.tmg_ripup}, f, indent=1)
     if strict and not ok:
         print(f"[ulx3s] TIMING FAILED: sys_clk misses {want:.2f} MHz by {want - mhz:.2f} MHz", file=sys.stderr)
         return 1

@@ -73,7 +73,7 @@ def prepare(target_name, app, bench, built_for=None):
     """Build the target and the firmware (against `built_for`'s headers, default the
     target's own); return ((argv, cwd) of a run, the image)."""
     t = _built(target_name)
-    image = build_firmware(app, bench, _built(built_for or target_name).build_dir)
+    image = build_firmware(app, bench, (_built(built_for) if built_for else t).build_dir)
     # The firmware's Makefile signs it: boot.json loads its header beside it (soc/bootrom.py).
     return t.run_command(os.path.join(os.path.dirname(image), "boot.json")), image
 
