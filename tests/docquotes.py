@@ -147,9 +147,16 @@ def arty_quotes(targets, bench):
     f = targets["arty-twin"]["figures"]
     c = {(r["alg"], bench.contention_key(r)): r["clocks"] for r in targets["arty-twin"]["contention"]}
     per_piece = (c[("SHA3-256", "sg4096 reverse")] - c[("SHA3-256", "dma")]) / 16
+    ar = bench_rows("arty-twin")
+    big = 64 * 1024
     return [("docs/boards.md", f"SHA-256 takes {f['sha256_dma_clocks_per_byte']:.3f} clocks per byte (the engine's bound is "
                                f"1.0) and SHA3-256 {f['sha3_256_dma_bytes_per_clock']:.2f} bytes per clock"),
-            ("docs/boards.md", f"takes ~{per_piece:.0f} clocks more per 4 KiB piece than one command")]
+            ("docs/boards.md", f"takes ~{per_piece:.0f} clocks more per 4 KiB piece than one command"),
+            ("docs/keccak.md", f"| the same on the Arty twin (its DDR3) | "
+                               f"{ar[('KMAC128', 'dma', big)]:,} / {ar[('KMAC256', 'dma', big)]:,} clocks = "
+                               f"{f['kmac128_dma_bytes_per_clock']:.3f} / {f['kmac256_dma_bytes_per_clock']:.3f} B/clk; "
+                               f"the core busy {f['kmac128_core_clocks_per_permutation']:.1f} / "
+                               f"{f['kmac256_core_clocks_per_permutation']:.1f} |")]
 
 
 def serialboot_quotes(j):
