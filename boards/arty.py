@@ -24,6 +24,7 @@ from litedram.phy import s7ddrphy
 from litex.soc.cores.led import LedChaser
 
 from boards import DEFAULT_ENGINES
+from gateware import hashspec
 from soc.hashsoc import HashSoC
 from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, program,
                            use_fpga_tools)
@@ -48,7 +49,7 @@ class ArtyHashSoC(HashSoC):
     the BIOS must level); everything behind them is this same code."""
 
     def __init__(self, variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK,
-                 engines=DEFAULT_ENGINES["arty"], sha256_variant="folded", with_led_chaser=True,
+                 engines=DEFAULT_ENGINES["arty"], sha256_variant=hashspec.variant("sha256").name, with_led_chaser=True,
                  toolchain="vivado", dma_native=True, twin=False, **kwargs):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -111,7 +112,7 @@ def board_platform(variant="a7-35"):
 
 
 def build(variant="a7-35", sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_ENGINES["arty"],
-          sha256_variant="folded", output_dir=BUILD_DIR, run_vivado=None, compile_software=True,
+          sha256_variant=hashspec.variant("sha256").name, output_dir=BUILD_DIR, run_vivado=None, compile_software=True,
           quiet=False, **soc_kwargs):
     """Write the Vivado project (and run Vivado if run_vivado, default: if on PATH).
     Returns (soc, builder, ran_vivado)."""

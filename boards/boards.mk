@@ -31,7 +31,7 @@ ARTY_VARIANT   ?= a7-35
 ARTY_SYS_CLK   ?= 100e6
 ARTY_PROG      ?= openfpgaloader
 FPGA_ENGINES   ?=
-SHA256_VARIANT ?= folded
+SHA256_VARIANT ?=
 UART_BAUD      ?=
 BSCAN_SPI      ?=
 DRY_RUN        ?=
@@ -39,10 +39,10 @@ FPGA_REPORT_ARGS ?=
 
 _DRY_RUN = $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 _ULX3S_ARGS = --device $(ULX3S_DEVICE) $(if $(ULX3S_SYS_CLK),--sys-clk-freq $(ULX3S_SYS_CLK)) $(if $(ULX3S_SEED),--seed $(ULX3S_SEED)) \
-              $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
+              $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) $(if $(SHA256_VARIANT),--sha256-variant $(SHA256_VARIANT)) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
               $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
-              $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) --sha256-variant $(SHA256_VARIANT) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
+              $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) $(if $(SHA256_VARIANT),--sha256-variant $(SHA256_VARIANT)) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
               $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 
 .PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci ulx3s-seeds arty arty-load arty-flash arty-bscan-spi fpga-report

@@ -55,8 +55,10 @@ def base_parser(description, default_out, board):
     p.add_argument("--engines", type=parse_engines, default=DEFAULT_ENGINES[board],
                    help=f"comma-separated hash engines ({', '.join(ENGINE_NAMES)}), or 'none' "
                         f"(default: {','.join(DEFAULT_ENGINES[board])})")
-    p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"],
-                   help="SHA-256 core: folded (64 clocks/block, default) or basic (65)")
+    sha256 = hashspec.variants_of("sha256")
+    p.add_argument("--sha256-variant", default=sha256[0].name, choices=[v.name for v in sha256],
+                   help="SHA-256 core: " + " or ".join(f"{v.name} ({v.clocks} clocks/block)" for v in sha256)
+                        + f"; default {sha256[0].name}")
     p.add_argument("--uart-baudrate", type=float, default=DEFAULT_UART_BAUDRATE,
                    help=f"UART baud rate (default {DEFAULT_UART_BAUDRATE}: litex_term --speed must match)")
     p.add_argument("--bios", default=None, metavar="BIN",

@@ -29,6 +29,7 @@ from litedram.phy import GENSDRPHY, HalfRateGENSDRPHY
 from litex.soc.cores.led import LedChaser
 
 from boards import DEFAULT_ENGINES
+from gateware import hashspec
 from soc.hashsoc import HashSoC
 from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, describe, make_builder, parse_nextpnr_fmax,
                            program, sys_clock_net, use_fpga_tools)
@@ -100,7 +101,7 @@ class ULX3SHashSoC(HashSoC):
 
     def __init__(self, device=DEFAULT_DEVICE, revision="2.0", sys_clk_freq=DEFAULT_SYS_CLK,
                  sdram_module="MT48LC16M16", sdram_rate="1:1",
-                 engines=DEFAULT_ENGINES["ulx3s"], sha256_variant="folded", with_led_chaser=True,
+                 engines=DEFAULT_ENGINES["ulx3s"], sha256_variant=hashspec.variant("sha256").name, with_led_chaser=True,
                  pnr_margin=1.0, dma_native=True, twin=False, **kwargs):
         if device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
@@ -172,7 +173,7 @@ def timing_summary(gateware_dir, target_mhz=None):
 
 
 def build(device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_SYS_CLK, engines=DEFAULT_ENGINES["ulx3s"],
-          sha256_variant="folded", output_dir=BUILD_DIR, compile_gateware=True,
+          sha256_variant=hashspec.variant("sha256").name, output_dir=BUILD_DIR, compile_gateware=True,
           compile_software=True, seed=DEFAULT_SEED, revision="2.0", sdram_module="MT48LC16M16",
           quiet=False, router="router1", pnr_margin=DEFAULT_PNR_MARGIN, tmg_ripup=DEFAULT_TMG_RIPUP,
           **soc_kwargs):

@@ -28,19 +28,18 @@ SPECS = {e.name: EngineSpec(e.name, e.ident_value, hashspec.modes(e.name), hashs
                             e.key_words)
          for e in hashspec.ENGINES}
 
-SHA256_VARIANTS = {"basic": 0, "folded": 1}
-
-
 def make_core(name, variant=None, device_key=None):
-    """`variant`: the SHA-2 cores' ("folded" or "basic"); `device_key`: the SHA-2 engines'
-    HMAC device key (bytes); None: the tree's, keys/device_key (gateware/devicekey.py)."""
+    """`variant`: the core's (hashspec.VARIANTS; None: the engine's default); `device_key`:
+    the SHA-2 engines' HMAC device key (bytes); None: the tree's, keys/device_key
+    (gateware/devicekey.py)."""
+    variant = hashspec.variant(name, variant).name
     if name in ("sha256", "sha512"):
         from . import devicekey
         from .sha2.core import SHA2Core
         from .sha256.core import SHA256Core
         from .sha256.hmac import HmacCore
         key = devicekey.load() if device_key is None else device_key
-        sha = SHA256Core(variant=variant or "folded") if name == "sha256" else SHA2Core(name, variant=variant or "folded")
+        sha = SHA256Core(variant=variant) if name == "sha256" else SHA2Core(name, variant=variant)
         return HmacCore(sha, key)
     if name == "keccak":
         from .keccak.kmac import KmacCore
@@ -56,7 +55,8 @@ def make_engine(name, variant=None, dma_window=(0, 1 << 32), dma_bus="wishbone",
 
 
 def variant_code(name, variant):
-    return SHA256_VARIANTS[variant or "folded"] if name == "sha256" else 0
+    """The version register's `variant` field (hashspec.VARIANTS; None: the default)."""
+    return hashspec.variant(name, variant).code
 
 
 def to_verilog(component, top):

@@ -3,9 +3,11 @@
 
 Per algorithm: its names, the engine that runs it, the engine's mode number, the block
 (SHA-2) or rate (Keccak) in bytes, the Keccak pad byte, the digest size (0: XOF). Per
-engine: its ID register, its version, the context words an exported state takes. Then
-the sticky error bits, the interrupt events and the data-window layout both engines share,
-and the provider numbers of the driver and the `hash` system call.
+engine: its ID register, its version, its data window's address, the context words an
+exported state takes, its cores' variants and their clocks per block. Then the sticky error
+bits, the interrupt events, the registers (fields, access, the engine's ports) and the
+data-window layout every engine shares, and the provider numbers of the driver and the
+`hash` system call.
 
 HMAC (RFC 2104) is a construction over an algorithm, not an algorithm of its own: the
 SHA-2 engines run it in extra modes (HMAC_ALGORITHMS x HMAC_KEYS, below), the driver and
@@ -13,7 +15,8 @@ the system call take a hash algorithm plus a key.
 
 Everything else is derived from this module, nothing is copied from it:
 - the gateware: the Keccak core's mode table, the SHA-256 core's mode numbers, the
-  frontend's error bits and window decoder, the LiteX wrapper's CSR docs (gateware/);
+  frontend's error bits, window decoder and ports, the LiteX wrapper's CSRs and the
+  Instance joining them, the SoC's window addresses, the version register's variant codes;
 - `firmware/libhash/include/hashsoc/hash_spec.h`, the C header the driver, the software hashes,
   the xv6 kernel and its user programs include (written by scripts/genspec.py, which the
   firmware and xv6 Makefiles run when this file changes);
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 class Engine:
     name: str        # "sha256": CSR/memory region names, C's HASH_ENGINE_SHA256
     ident: str       # the ID register: four ASCII characters, first in bits 31:24
+    window: int      # the data window's bus address (uncached; LiteX's mem.h: <NAME>_BASE)
     ctx_words: int   # context-window words that hold an exported message state
     key_words: int   # the window's key words it decodes (an HMAC engine: its block; the rest ignored)
     doc: str
@@ -40,6 +44,15 @@ class Engine:
     @property
     def ident_value(self):
         return int.from_bytes(self.ident.encode(), "big")
+
+
+@dataclass(frozen=True)
+class Variant:
+    engine: str      # Engine.name
+    name: str        # the core's `variant` (python -m boards.<board> --sha256-variant)
+    code: int        # the version register's `variant` field
+    clocks: int      # clocks per block (Keccak: per permutation), with data on every clock
+    doc: str
 
 
 @dataclass(frozen=True)
@@ -67,6 +80,37 @@ class Bit:
 
 
 @dataclass(frozen=True)
+class Field:
+    name: str        # csr.h: CSR_<ENGINE>_<REGISTER>_<NAME>_OFFSET and _SIZE
+    offset: int      # its lowest bit
+    width: int
+    doc: str
+    pulse: bool = False     # a command: writing 1 is a one-clock pulse to the engine
+    port: bool = True       # False: the LiteX wrapper computes it, the engine has no port
+
+
+@dataclass(frozen=True)
+class Register:
+    name: str        # csr.h: CSR_<ENGINE>_<NAME>_ADDR (hash_regs.h: HREG(<NAME>))
+    access: str      # "rw": software writes it (CSRStorage); "ro": the engine drives it (CSRStatus)
+    fields: tuple    # Field, lowest bit first; () for one 32-bit value
+    port: str        # the engine's port; "<prefix>_*": one per field; "": none (a constant)
+    doc: str
+
+    @property
+    def width(self):
+        return max(f.offset + f.width for f in self.fields) if self.fields else 32
+
+    def ports(self):
+        """(port name, width, field or None) for each engine port of this register."""
+        if not self.port:
+            return []
+        if self.port.endswith("*"):
+            return [(self.port[:-1] + f.name, f.width, f) for f in self.fields if f.port]
+        return [(self.port, self.width, None)]
+
+
+@dataclass(frozen=True)
 class KeySource:
     name: str        # C: HASH_HMAC_KEY_<NAME>
     bits: int        # above the engine's hash mode field (hmac_shift): HMAC, then the device key
@@ -91,14 +135,28 @@ class Region:
 
 ENGINE_VERSION = (1, 0)     # major, minor: the version register of both engines
 
+# The data windows must be uncached: LiteX assumes VexRiscv treats 0x8000_0000-0xFFFF_FFFF
+# as I/O, but the prebuilt `linux` netlist only bypasses its data cache for physical
+# addresses 0xB..., 0xE... and 0xF... (isIoAccess in VexRiscv_Linux.v); reads of a window
+# at 0x8... would return stale lines.
+
 ENGINES = (
-    Engine("sha256", "SHA2", 10, 16, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
-    Engine("keccak", "KECC", 52, 42, "Keccak-f[1600] sponge (FIPS 202, SP 800-185); context: the 25 lanes (lane i "
+    Engine("sha256", "SHA2", 0xB000_0000, 10, 16, "SHA-256/224 (FIPS 180-4); context: H0..H7 byte-swapped, then the 64-bit byte count"),
+    Engine("keccak", "KECC", 0xB001_0000, 52, 42, "Keccak-f[1600] sponge (FIPS 202, SP 800-185); context: the 25 lanes (lane i "
                                  "at words 2i, 2i+1), then the 64-bit byte count; key words: KMAC's key block "
                                  "bytepad(encode_string(K), rate), up to SHAKE128's rate"),
-    Engine("sha512", "SHA5", 18, 32, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
+    Engine("sha512", "SHA5", 0xB002_0000, 18, 32, "SHA-512/384, SHA-512/224, SHA-512/256 (FIPS 180-4); context: H0..H7, each "
                                  "64-bit word as two byte-swapped words (so memory order is digest order), then "
                                  "the 64-bit byte count"),
+)
+
+# The cores' variants, each engine's default first (gateware/sha2/core.py, keccak/core.py).
+VARIANTS = (
+    Variant("sha256", "folded", 1, 64, "the last round adds H into the new a..h (seed 003)"),
+    Variant("sha256", "basic", 0, 65, "a clock after the 64 rounds adds a..h into H"),
+    Variant("keccak", "default", 0, 24, "one Keccak-f[1600] round per clock"),
+    Variant("sha512", "folded", 1, 80, "as SHA-256's folded, over 80 rounds"),
+    Variant("sha512", "basic", 0, 81, "as SHA-256's basic, over 80 rounds"),
 )
 
 # The order is C's enum hash_alg, which is also the `hash` system call's algorithm number.
@@ -244,6 +302,56 @@ SG_DESC = (
 )
 SG_DESC_WORDS = len(SG_DESC)
 
+# The engines' registers (a LiteX CSR bank each, the same layout for every engine), in bank
+# order. gateware/litex_wrapper.py makes its CSRs from them (LiteX then writes csr.h's
+# CSR_<ENGINE>_<REG>_ADDR and its fields' _OFFSET/_SIZE, which the driver uses), and the
+# engine's ports (gateware/common/engine.py) and the wrapper's Instance are named after them:
+# a register's `port`, or with "*" one port per field ("ctrl_*": ctrl_init, ctrl_mode, ...).
+# "rw" registers are software's (CSRStorage: the engine reads them), "ro" the engine's
+# (CSRStatus). A `pulse` field is a command: writing 1 gives the engine a one-clock pulse.
+# `port=False`: no engine port, the wrapper computes the field (status.error: errors != 0).
+# The version register's values are the engine's (ENGINE_VERSION, its variant and modes).
+REGISTERS = (
+    Register("id", "ro", (), "", "Engine ID, four ASCII characters."),
+    Register("version", "ro", (
+        Field("minor", 0, 8, "Minor version."),
+        Field("major", 8, 8, "Major version."),
+        Field("variant", 16, 8, "Core variant, and its clocks per block (Keccak: per permutation): " + "; ".join(
+            f"{e.name} " + ", ".join(f"{v.code} {v.name} ({v.clocks})" for v in VARIANTS if v.engine == e.name)
+            for e in ENGINES) + "."),
+        Field("modes", 24, 8, "Number of modes."),
+    ), "", "Version and capabilities."),
+    Register("ctrl", "rw", (
+        Field("init", 0, 1, "Open a new message in ``mode``.", pulse=True),
+        Field("abort", 1, 1, "Drop the open message, stop DMA, reset the core.", pulse=True),
+        Field("squeeze", 2, 1, "XOF modes: permute for the next output block.", pulse=True),
+        Field("err_clear", 3, 1, "Clear the sticky ``errors`` bits.", pulse=True),
+        Field("mode", 8, 4, "Algorithm used by ``init`` (docs/registers.md)."),
+    ), "ctrl_*", "Commands. Write ``init`` together with ``mode`` to start a message."),
+    Register("status", "ro", (
+        Field("open", 0, 1, "A message is open: data is accepted."),
+        Field("busy", 1, 1, "Data held or being processed (context not readable)."),
+        Field("done", 2, 1, "The digest / output block is readable in the context window."),
+        Field("dma_busy", 3, 1, "A DMA command is running."),
+        Field("error", 4, 1, "Some bit of ``errors`` is set.", port=False),
+        Field("xof", 5, 1, "The current mode may squeeze."),
+        Field("mode", 8, 4, "Mode of the current message."),
+    ), "st_*", "Engine status."),
+    Register("errors", "ro", tuple(Field(b.name, i, 1, b.doc) for i, b in enumerate(ERRORS)),
+             "errors", "Sticky error bits; cleared by ``ctrl.err_clear``."),
+    Register("dma_addr", "rw", (), "dma_addr", "DMA: byte address of the data (any alignment); with "
+             "``dma_ctrl.list``, of the descriptor list (word aligned)."),
+    Register("dma_len", "rw", (), "dma_len", "DMA: length in bytes; with ``dma_ctrl.list``, the number of "
+             f"descriptors (1 to {SG_MAX})."),
+    Register("dma_ctrl", "rw", (
+        Field("start", 0, 1, "Start reading ``dma_len`` bytes at ``dma_addr``.", pulse=True),
+        Field("last", 1, 1, "These bytes end the message."),
+        Field("list", 2, 1, "Scatter-gather: ``dma_addr`` and ``dma_len`` name a list of descriptors in "
+              "main RAM (address, length), read by the engine as one command."),
+    ), "dma_*", "DMA command."),
+    Register("busy_cycles", "ro", (), "busy_cycles", "Clocks the core has been busy since ``init``."),
+)
+
 # Providers: who computes a digest. SW and HW are the driver's (hash_begin); AUTO is the
 # kernel's policy (the engine from a size on); USER is the xv6 tools' own choice (the
 # software hash linked into the program, no system call).
@@ -259,6 +367,21 @@ PROVIDERS = (
 
 def engine(name):
     return next(e for e in ENGINES if e.name == name)
+
+
+def variants_of(engine_name):
+    return tuple(v for v in VARIANTS if v.engine == engine_name)
+
+
+def variant(engine_name, name=None):
+    """The engine's variant `name`; None: its default."""
+    vs = variants_of(engine_name)
+    if name is None:
+        return vs[0]
+    for v in vs:
+        if v.name == name:
+            return v
+    raise ValueError(f"{engine_name} variants are {', '.join(v.name for v in vs)}, not {name!r}")
 
 
 def algorithm(key_or_name):
@@ -310,6 +433,10 @@ def error_bit(name):
 
 def region(name):
     return next(r for r in WINDOW if r.name == name)
+
+
+def register(name):
+    return next(r for r in REGISTERS if r.name == name)
 
 
 MAX_DIGEST = max(a.digest for a in ALGORITHMS)

@@ -5,14 +5,15 @@ The DMA reads either as a Wishbone master on the SoC bus (simulation, on-chip RA
 its own LiteDRAM native port (boards: `dram_port`), see gateware/litedram_dma.py.
 
 Thin on purpose: all behaviour lives in the Amaranth engine (gateware/common/engine.py
-plus a core), which this module instantiates from generated Verilog. Both engines get the
-same register layout, so one driver serves both (docs/registers.md).
+plus a core), which this module instantiates from generated Verilog. Every engine gets the
+same register layout, hashspec.REGISTERS, so one driver serves all (docs/registers.md).
 """
 
 import os
 
 from amaranth.lib.wiring import Out
 from migen import ClockSignal, Instance, ResetSignal, Signal
+from migen.fhdl import tracer
 
 from litex.gen import LiteXModule
 from litex.soc.interconnect import wishbone
@@ -21,10 +22,39 @@ from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourcePul
 
 from . import hashspec
 from .common.dma import read_port_signature
-from .common.engine import ERROR_NAMES, WINDOW_SIZE
+from .common.engine import WINDOW_SIZE
 from .engines import ENGINE_VERSION, SPECS, variant_code, write_verilog
 from .litedram_dma import LiteDRAMDMAPort
 
+
+def _csr(reg, value):
+    """The CSR of hashspec Register `reg`; `value`: its reset value, or its fields' by name.
+    (No local variable holds the CSR: migen would name its signals after it, below.)"""
+    cls = CSRStorage if reg.access == "rw" else CSRStatus
+    if not reg.fields:
+        return _name_signals(cls(reg.width, reset=value, name=reg.name, description=reg.doc), reg.name)
+    return _name_signals(cls(fields=[CSRField(f.name, size=f.width, offset=f.offset, pulse=f.pulse,
+                                              reset=value.get(f.name, 0) if value else 0, description=f.doc)
+                                     for f in reg.fields], name=reg.name, description=reg.doc), reg.name)
+
+
+def _name_signals(csr, name):
+    """Name the CSR's signals as `self._<name> = CSRStorage(...)` would have.
+
+    Migen names a signal after the variables its makers were assigned to, which it reads
+    from the call stack when the signal is made (its `backtrace`): `self._ctrl =
+    CSRStorage(...)` gives ctrl_storage, ctrl_re and so on. A CSR made here, from the
+    description, was assigned to no variable, so this adds the step that assignment would
+    have added, numbered from the tracer's own counter as it would have been. The Verilog's
+    names, and with them the netlist nextpnr places, stay those of the CSRs this module
+    wrote out by hand before hashspec described them (tests/test_spec.py checks a name)."""
+    step = tracer.remove_underscore(name)
+    maker = type(csr).__name__.lower()
+    for sig in (v for v in vars(csr).values() if isinstance(v, Signal)):
+        at = next(i for i, (n, _) in enumerate(sig.backtrace) if n == maker)
+        sig.backtrace.insert(at, (step, tracer.name_to_idx[step]))
+        tracer.name_to_idx[step] += 1
+    return csr
 
 
 class HashAccelerator(LiteXModule):
@@ -50,48 +80,16 @@ class HashAccelerator(LiteXModule):
             self.dma = None
             self.dma_port = LiteDRAMDMAPort(dram_port, base_address=dma_window[0])
 
-        # Registers: the order here is the order in the CSR bank, the same for both engines.
-        self._id = CSRStatus(32, reset=spec.ident, description="Engine ID, four ASCII characters.")
-        self._version = CSRStatus(fields=[
-            CSRField("minor", size=8, reset=ENGINE_VERSION[1], description="Minor version."),
-            CSRField("major", size=8, reset=ENGINE_VERSION[0], description="Major version."),
-            CSRField("variant", size=8, reset=variant_code(name, variant),
-                     description="Core variant (SHA-256: 0 basic, 65 clocks/block; 1 folded, 64)."),
-            CSRField("modes", size=8, reset=len(spec.modes), description="Number of modes."),
-        ], description="Version and capabilities.")
-        self._ctrl = CSRStorage(fields=[
-            CSRField("init", size=1, pulse=True, description="Open a new message in ``mode``."),
-            CSRField("abort", size=1, pulse=True, description="Drop the open message, stop DMA, reset the core."),
-            CSRField("squeeze", size=1, pulse=True, description="XOF modes: permute for the next output block."),
-            CSRField("err_clear", size=1, pulse=True, description="Clear the sticky ``errors`` bits."),
-            CSRField("mode", size=4, offset=8, description="Algorithm used by ``init`` (docs/registers.md)."),
-        ], description="Commands. Write ``init`` together with ``mode`` to start a message.")
-        self._status = CSRStatus(fields=[
-            CSRField("open", size=1, description="A message is open: data is accepted."),
-            CSRField("busy", size=1, description="Data held or being processed (context not readable)."),
-            CSRField("done", size=1, description="The digest / output block is readable in the context window."),
-            CSRField("dma_busy", size=1, description="A DMA command is running."),
-            CSRField("error", size=1, description="Some bit of ``errors`` is set."),
-            CSRField("xof", size=1, description="The current mode may squeeze."),
-            CSRField("mode", size=4, offset=8, description="Mode of the current message."),
-        ], description="Engine status.")
-        self._errors = CSRStatus(fields=[
-            CSRField(b.name, size=1, description=b.doc) for b in hashspec.ERRORS
-        ], description="Sticky error bits; cleared by ``ctrl.err_clear``.")
-        self._dma_addr = CSRStorage(32, description="DMA: byte address of the data (any alignment); "
-                                                    "with ``dma_ctrl.list``, of the descriptor list (word aligned).")
-        self._dma_len = CSRStorage(32, description="DMA: length in bytes; with ``dma_ctrl.list``, the number of "
-                                                   f"descriptors (1 to {hashspec.SG_MAX}).")
-        self._dma_ctrl = CSRStorage(fields=[
-            CSRField("start", size=1, pulse=True, description="Start reading ``dma_len`` bytes at ``dma_addr``."),
-            CSRField("last", size=1, offset=1, description="These bytes end the message."),
-            CSRField("list", size=1, offset=2, description="Scatter-gather: ``dma_addr`` and ``dma_len`` name a "
-                     "list of descriptors in main RAM (address, length), read by the engine as one command."),
-        ], description="DMA command.")
+        # Registers: hashspec.REGISTERS, in its order (the CSR bank's), the same for every
+        # engine. The version register's fields hold this engine's values.
+        values = {"id": spec.ident,
+                  "version": {"minor": ENGINE_VERSION[1], "major": ENGINE_VERSION[0],
+                              "variant": variant_code(name, variant), "modes": len(spec.modes)}}
+        for reg in hashspec.REGISTERS:
+            setattr(self, f"_{reg.name}", _csr(reg, values.get(reg.name, 0)))
         if dram_port is not None:
             # A DMA command's fence: the CPU's writes before it reach the SDRAM first.
             self.comb += self.dma_port.fence.eq(self._dma_ctrl.fields.start)
-        self._busy_cycles = CSRStatus(32, description="Clocks the core has been busy since ``init``.")
 
         self.ev = EventManager()
         # In hashspec.EVENTS's order (bit i of ev_status/pending/enable; tests/test_spec.py
@@ -102,12 +100,28 @@ class HashAccelerator(LiteXModule):
         self.ev.error = EventSourcePulse(description=ev_doc["error"])
         self.ev.finalize()
 
-        errors = Signal(len(hashspec.ERRORS))
+        # The engine's ports on the CSR side, named as hashspec.REGISTERS says. A register
+        # without fields is one port on its storage/status; `errors` (a status register with
+        # fields but one port) drives its fields from the port's bits.
+        errors = Signal(self._errors.size)
         st = self._status.fields
         self.comb += st.error.eq(errors != 0)
         # A CSRStatus with fields is driven through its fields, not .status.
-        for i, n in enumerate(ERROR_NAMES):
-            self.comb += getattr(self._errors.fields, n).eq(errors[i])
+        for f in hashspec.register("errors").fields:
+            self.comb += getattr(self._errors.fields, f.name).eq(errors[f.offset])
+        csr_ios = {}
+        for reg in hashspec.REGISTERS:
+            csr = getattr(self, f"_{reg.name}")
+            for port, _, field in reg.ports():
+                io = "i" if reg.access == "rw" else "o"
+                if field is not None:
+                    sig = getattr(csr.fields, field.name)
+                elif reg.fields:    # a status register's fields on one port: only `errors`
+                    assert reg.name == "errors", reg.name
+                    sig = errors
+                else:
+                    sig = csr.storage if reg.access == "rw" else csr.status
+                csr_ios[f"{io}_{port}"] = sig
         win, dma = self.window, self.dma
         if dma is not None:
             self.comb += [dma.we.eq(0), dma.sel.eq(0xF), dma.dat_w.eq(0), dma.cti.eq(0), dma.bte.eq(0)]
@@ -121,23 +135,8 @@ class HashAccelerator(LiteXModule):
                        for n, member in read_port_signature().members.items()}
         self.specials += Instance(top,
             i_clk=ClockSignal("sys"), i_rst=ResetSignal("sys"),
-            i_ctrl_init=self._ctrl.fields.init,
-            i_ctrl_mode=self._ctrl.fields.mode,
-            i_ctrl_abort=self._ctrl.fields.abort,
-            i_ctrl_squeeze=self._ctrl.fields.squeeze,
-            i_ctrl_err_clear=self._ctrl.fields.err_clear,
-            i_dma_start=self._dma_ctrl.fields.start,
-            i_dma_last=self._dma_ctrl.fields.last,
-            i_dma_list=self._dma_ctrl.fields.list,
-            i_dma_addr=self._dma_addr.storage,
-            i_dma_len=self._dma_len.storage,
-            o_st_open=st.open, o_st_busy=st.busy, o_st_done=st.done,
-            o_st_dma_busy=st.dma_busy, o_st_xof=st.xof, o_st_mode=st.mode,
-            o_errors=errors,
-            o_busy_cycles=self._busy_cycles.status,
-            o_ev_done=self.ev.done.trigger,
-            o_ev_dma=self.ev.dma.trigger,
-            o_ev_error=self.ev.error.trigger,
+            **csr_ios,
+            **{f"o_ev_{e.name}": getattr(self.ev, e.name).trigger for e in hashspec.EVENTS},
             i_s_adr=win.adr[:12], i_s_dat_w=win.dat_w, o_s_dat_r=win.dat_r,
             i_s_we=win.we, i_s_cyc=win.cyc, i_s_stb=win.stb, o_s_ack=win.ack,
             **dma_ios,

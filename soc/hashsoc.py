@@ -22,16 +22,6 @@ from soc.bootrom import use_verified_boot
 from soc.identity import SoCIdentity, soc_description_id
 from soc.l2wt import WriteThroughL2
 
-# Where the accelerators' data windows live. They must be uncached: LiteX assumes
-# VexRiscv treats 0x8000_0000-0xFFFF_FFFF as I/O, but the prebuilt `linux` netlist only
-# bypasses its data cache for physical addresses 0xB..., 0xE... and 0xF... (see
-# isIoAccess in VexRiscv_Linux.v); reads of a window at 0x8... would return stale lines.
-ENGINE_WINDOWS = {
-    "sha256": 0xB000_0000,
-    "keccak": 0xB001_0000,
-    "sha512": 0xB002_0000,
-}
-
 
 def _litex_revision():
     """What the BIOS prints as "LiteX git sha1". LiteX finds it by running git in its own
@@ -117,7 +107,7 @@ class HashSoC(SoCCore):
         self.l2_cache = WriteThroughL2(bus, sdram.crossbar.get_port(), base_address=origin, size=l2_size)
         self.add_config("L2_SIZE", l2_size)
 
-    def add_hash_engines(self, engines, sha256_variant="folded", dram=None):
+    def add_hash_engines(self, engines, sha256_variant=hashspec.variant("sha256").name, dram=None):
         """Add each named engine: CSR bank, data window, DMA master and interrupt.
 
         Call after main RAM exists: the engines' DMA may read main RAM and nothing else.
@@ -145,7 +135,7 @@ class HashSoC(SoCCore):
                 # The CPU's turn on the SDRAM, when it asks (gateware/litedram_dma.py, "Sharing").
                 l2 = self.l2_cache.port
                 self.comb += accel.dma_port.cpu_waiting.eq(l2.cmd.valid & ~l2.cmd.ready)
-            region = SoCRegion(origin=ENGINE_WINDOWS[name], size=HashAccelerator.WINDOW_SIZE, cached=False)
+            region = SoCRegion(origin=hashspec.engine(name).window, size=HashAccelerator.WINDOW_SIZE, cached=False)
             self.bus.add_slave(name=name, slave=accel.window, region=region)
             if dram is None:
                 self.bus.add_master(name=f"{name}_dma", master=accel.dma)

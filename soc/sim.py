@@ -66,7 +66,7 @@ SIM_IO = [
 
 
 class SimHashSoC(HashSoC):
-    def __init__(self, engines=DEFAULT_ENGINES["sim"], sha256_variant="folded"):
+    def __init__(self, engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name):
         platform = SimPlatform("SIM", list(SIM_IO))
         self.crg = CRG(platform.request("sys_clk"))
         HashSoC.__init__(self, platform, SYS_CLK_FREQ,
@@ -181,12 +181,12 @@ def _tag(engines, sha256_variant):
     return source_tag((tuple(engines), sha256_variant))
 
 
-def built(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded"):
+def built(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name):
     """Is build/sim up to date for these engines and sources?"""
     return is_built(BUILD_DIR, _tag(engines, sha256_variant))
 
 
-def build(engines=DEFAULT_ENGINES["sim"], sha256_variant="folded", force=False):
+def build(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name, force=False):
     """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
     def make():
         sim_config = SimConfig()
@@ -269,7 +269,8 @@ def main():
     p.add_argument("--build-only", action="store_true")
     p.add_argument("--rebuild", action="store_true")
     p.add_argument("--engines", default=",".join(DEFAULT_ENGINES["sim"]))
-    p.add_argument("--sha256-variant", default="folded", choices=["basic", "folded"])
+    p.add_argument("--sha256-variant", default=hashspec.variant("sha256").name,
+                   choices=[v.name for v in hashspec.variants_of("sha256")])
     args = p.parse_args()
     engines = tuple(e for e in args.engines.split(",") if e)
     if args.build_only and not args.rebuild and built(engines, args.sha256_variant):

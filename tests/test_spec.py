@@ -4,7 +4,8 @@
 - Every generated file (the C header, docs/registers.md, the marked tables in docs/) is
   what scripts/genspec.py makes from the description now.
 - No hand copy of a fact remains in the sources: algorithm tables, rate/pad pairs, engine
-  IDs, window offsets, error-bit lists, provider spellings.
+  IDs, window offsets and addresses (in docs too), error-bit lists, provider spellings,
+  register fields and the engine ports named after them.
 - The description agrees with the gateware built from it, and a new Keccak-family mode is
   one edit: the worked example of docs/adding-a-mode.md (cSHAKE128), checked against
   pycryptodome.
@@ -63,6 +64,12 @@ RATES = "|".join(sorted({f for a in hashspec.ALGORITHMS if a.pad for f in (str(a
 PADS = "|".join(sorted({f for a in hashspec.ALGORITHMS if a.pad for f in (f"0x{a.pad:02x}", f"0x{a.pad:x}")}))
 WINDOW = "|".join(f for r in hashspec.WINDOW if r.offset for f in (f"0x{r.offset:x}", str(r.offset)))
 HALF = len(hashspec.ALGORITHMS) // 2
+# An engine's data-window address, as 0xB0000000 or 0xB000_0000 (any case).
+WINDOWS = "|".join(f for e in hashspec.ENGINES
+                   for f in (f"0x{e.window:08x}", f"0x{e.window >> 16:04x}_{e.window & 0xFFFF:04x}"))
+# The engines' register fields and the ports named after them (hashspec.REGISTERS).
+FIELDS = "|".join(sorted({f.name for r in hashspec.REGISTERS for f in r.fields}))
+PORTS = "|".join(sorted({p for r in hashspec.REGISTERS for p, _, _ in r.ports()}))
 
 # (what, regex, how many distinct matches close together make a copy). A test or a
 # benchmark may name a few algorithms; a table of half of them or more is a copy.
@@ -75,6 +82,9 @@ COPIES = [
     ("a rate and pad byte pair", rf"(?i)\b({RATES})\b\s*,\s*({PADS})\b", 1),
     ("a window offset", rf"(?i)(final|ctx)\w*\s*=\s*({WINDOW})\b", 1),
     ("an enum of algorithms", r"(?m)^\s*HASH_SHA3_224\s*[,=]", 1),
+    ("an engine's window address", rf"(?i)\b({WINDOWS})\b", 1),
+    ("a list of register fields", rf'CSRField\(\s*"({FIELDS})"', 3),
+    ("a list of engine ports", rf'"({PORTS})"\s*:\s*(In|Out)\(|\b[io]_({PORTS})\s*=', 3),
     ("a second spelling of the providers", r"\b(HASHP_\w+|KHASH_PROV_\w+|enum hash_provider)\b", 1),
     ("a Keccak rate macro", r"\bKECCAK_SW_(RATE|PAD)_\w+", 1),
 ]
@@ -114,11 +124,38 @@ def test_the_copy_check_can_see_a_copy():
                ("an engine ID", "#define HASH_ENGINE_ID_SHA256 0x53484132u"),
                ("a window offset", "CTX_WORD = 0x2000 >> 2"),
                ("a window offset", "final_off = 4096"),
-               ("a second spelling of the providers", "#define HASHP_SW 0")]
+               ("a second spelling of the providers", "#define HASHP_SW 0"),
+               ("an engine's window address", "static const uintptr bad[] = { 0x40000000, 0xB0000000 };"),
+               ("an engine's window address", '"keccak": 0xB001_0000,'),
+               ("a list of register fields", 'self._ctrl = CSRStorage(fields=[\n  CSRField("init", size=1, pulse=True),'
+                                             '\n  CSRField("abort", size=1, pulse=True),\n  CSRField("squeeze", size=1),'),
+               ("a list of engine ports", '_PORTS = {\n    "ctrl_init": In(1),\n    "ctrl_mode": In(4),\n'
+                                          '    "ctrl_abort": In(1),'),
+               ("a list of engine ports", "Instance(top, i_ctrl_init=self._ctrl.fields.init,\n"
+                                          "  i_ctrl_mode=self._ctrl.fields.mode, o_st_open=st.open)")]
     regexes = {what: (regex, limit) for what, regex, limit in COPIES}
     for what, sample in samples:
         regex, limit = regexes[what]
         assert any(len(hits) >= limit for _, hits in clusters(regex, sample)), (what, sample)
+
+
+DOC_COPIES = [
+    ("a window address (name it: registers.md's table has it)", rf"(?i)\b({WINDOWS})\b", 1),
+    ("a table of error bits (use <!-- genspec: errors -->)", rf"\|\s*\d+\s*\|\s*`({ERRNAMES})`", 3),
+]
+
+
+@pytest.mark.parametrize("what,regex,limit", DOC_COPIES, ids=[c[0].split(" (")[0] for c in DOC_COPIES])
+def test_no_hand_copy_in_the_docs(what, regex, limit):
+    """Prose names a fact; the tables that give it are generated (registers.md, and the
+    blocks between genspec markers, which are left out of this search)."""
+    docs = ["README.md"] + [f"docs/{n}" for n in sorted(os.listdir(os.path.join(ROOT, "docs")))
+                            if n.endswith(".md") and n != "registers.md"]
+    found = []
+    for rel in docs:
+        text = genspec.BLOCK_RE.sub("", open(os.path.join(ROOT, rel)).read())
+        found += [f"{rel}:{line}: {sorted(hits)[:4]}" for line, hits in clusters(regex, text) if len(hits) >= limit]
+    assert not found, f"{what} typed in the docs:\n" + "\n".join(found)
 
 
 # ---- the description and the gateware agree ----
@@ -157,6 +194,45 @@ def test_gateware_takes_its_facts_from_the_description():
     assert (MODE_SHA256, MODE_SHA224) == (hashspec.algorithm("SHA-256").mode, hashspec.algorithm("SHA-224").mode)
     for e in hashspec.ENGINES:
         assert SPECS[e.name].ident == e.ident_value and SPECS[e.name].modes == hashspec.modes(e.name)
+    # The variants' clocks: the cores' own counts (their tests measure them) are hashspec's.
+    from gateware.keccak.core import PERMUTATION_CLOCKS
+    from gateware.sha2.core import SHA2Core
+    assert [v.clocks for v in hashspec.variants_of("keccak")] == [PERMUTATION_CLOCKS]
+    for v in hashspec.VARIANTS:
+        if v.engine != "keccak":
+            assert SHA2Core(v.engine, v.name).clocks_per_block == v.clocks, v
+    with pytest.raises(ValueError):
+        SHA2Core("sha256", "unrolled")
+
+
+def test_the_wrappers_registers_are_the_description():
+    """The LiteX wrapper's CSR bank is hashspec.REGISTERS (then the events' three), the
+    engine's ports are the registers' ports, and the wrapper's Verilog names are what the
+    hand-written CSRs had (`self._ctrl = CSRStorage(...)`: ctrl_storage, ctrl_re), so that a
+    bitstream's netlist does not move because the CSRs are made from the description."""
+    from amaranth.lib.wiring import In, Out
+    from gateware.common.engine import _PORTS
+    from gateware.litex_wrapper import HashAccelerator
+
+    class NoPlatform:
+        def add_source(self, path):
+            pass
+
+    accel = HashAccelerator(NoPlatform(), "sha256", gen_dir=os.path.join(ROOT, "build", "engines"))
+    got = [(c.name, type(c).__name__.replace("CSR", ""), c.size,
+            [(f.name, f.offset, f.size, f.pulse) for f in getattr(getattr(c, "fields", None), "fields", [])])
+           for c in accel.get_csrs()]
+    want = [(name, kind, bits, [(f.name, f.offset, f.width, f.pulse) for f in fields])
+            for _, name, kind, bits, _, fields in genspec.csr_rows()]
+    assert got == want
+    events = [n for n, _ in sorted(((k, v) for k, v in vars(accel.ev).items() if hasattr(v, "trigger")),
+                                   key=lambda kv: kv[1].duid)]
+    assert events == [e.name for e in hashspec.EVENTS], "the wrapper's events are not hashspec.EVENTS"
+    for r in hashspec.REGISTERS:
+        for port, width, _ in r.ports():
+            assert _PORTS[port] == (In if r.access == "rw" else Out)(width), port
+    for reg, sig in (("ctrl", accel._ctrl.storage), ("ctrl", accel._ctrl.re), ("id", accel._id.status)):
+        assert [n for n, _ in sig.backtrace][-3] == reg, (reg, sig.backtrace)
 
 
 # ---- the worked example: one edit adds a mode ----

@@ -251,7 +251,7 @@ def test_qemu_hardware_fails_cleanly_and_bad_inputs(qemu_build):
     check_big(h, ("sw", "auto"))
     m = re.search(r"hashtests: (\d+) passed, 0 failed", h)
     assert m and int(m.group(1)) >= 110, h
-    for what in ("buffer at 0x80000000", "buffer at 0x40000000", "buffer at 0xB0000000",
+    for what in ("buffer at 0x80000000", "buffer at 0x40000000", "buffer at the SHA-256 window", "buffer at the SHA-512 window",
                  "buffer at 0xF0000000", "length that wraps", "SHA-256 outlen 31",
                  "unknown algorithm HASH_ALG_COUNT", "NULL buffer", "no engine: hash() hw = -1",
                  "SHA3-512 13522 bytes sw", "SHAKE128 stream sw",

@@ -9,24 +9,44 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import Flow, In, Out
 
 
+# (name, direction seen from the core, width, meaning), in the signature's order. The port
+# table of docs/engine-interface.md is made from this (`make docs`, scripts/genspec.py).
+CORE_PORTS = (
+    ("mode", In, 4, "algorithm, sampled on `init` (encodings below). The frontend only passes valid modes."),
+    ("init", In, 1, "one-clock pulse: load the IV for `mode`, byte count := 0, `done` := 0. Only pulsed "
+                    "while `busy` = 0."),
+    ("in_valid", In, 1, "input handshake: a beat moves on a clock where `in_valid` and `in_ready` are both 1."),
+    ("in_ready", Out, 1, "the core takes a beat (back-pressure: never more than a block of buffering is asked "
+                         "of the frontend)."),
+    ("in_data", In, 32, "message bytes, **memory order, little-endian packing**: first byte in bits 7:0."),
+    ("in_nbytes", In, 3, "valid bytes in `in_data`, counted from bits 7:0. Always 4 unless `in_last`; with "
+                         "`in_last` it is 0..4 (0: the message ends on the previous beat, e.g. the empty "
+                         "message)."),
+    ("in_last", In, 1, "this beat ends the message: the core pads (FIPS 180-4 / FIPS 202 / original Keccak, "
+                       "from `mode`), finishes, and sets `done`."),
+    ("squeeze", In, 1, "Keccak only (SHA cores ignore it): pulse while `done` = 1 in a SHAKE mode: run one "
+                       "more Keccak-f, `done` is 0 until it finishes. The frontend only pulses it in XOF modes "
+                       "with `done` = 1."),
+    ("busy", Out, 1, "0 means the context is consistent and may be read or written: no partly filled block, "
+                     "no compression/permutation running, no padding pending. It is 1 from the first accepted "
+                     "beat of a block until that block has been processed, and while padding, finishing or "
+                     "squeezing."),
+    ("done", Out, 1, "the digest (SHA) / the first rate bytes of output (Keccak) are readable in the context. "
+                     "Cleared by `init` and by an accepted beat."),
+    ("ctx_addr", In, 6, "context word index."),
+    ("ctx_rdata", Out, 32, "context word `ctx_addr`, **registered: valid one clock after `ctx_addr`**."),
+    ("ctx_wdata", In, 32, "the word `ctx_we` or `key_we` writes."),
+    ("ctx_we", In, 1, "write context word `ctx_addr` := `ctx_wdata` (only while `busy` = 0; the frontend "
+                      "guards this)."),
+    ("key_we", In, 1, "write key word `ctx_addr` := `ctx_wdata` (the window's key region; only while no "
+                      "message is open, the frontend guards this). Cores without keys ignore it; the SHA-2 "
+                      "engines' `HmacCore` (gateware/sha256/hmac.py: K0) and the Keccak engine's `KmacCore` "
+                      "(gateware/keccak/kmac.py: KMAC's key block) keep the words and never return them."),
+)
+
+
 def hash_core_signature():
-    return wiring.Signature({
-        "mode": In(4),          # algorithm, sampled on init
-        "init": In(1),          # load the IV, byte count := 0, done := 0
-        "in_valid": In(1),      # message beats: 4 bytes each, fewer only on the last
-        "in_ready": Out(1),
-        "in_data": In(32),      # first message byte in bits 7:0
-        "in_nbytes": In(3),
-        "in_last": In(1),
-        "squeeze": In(1),       # Keccak XOF modes: next output block
-        "busy": Out(1),         # 0: at a block boundary, context readable/writable
-        "done": Out(1),         # digest / output block readable in the context
-        "ctx_addr": In(6),      # context words (digest, state, byte count)
-        "ctx_rdata": Out(32),   # valid one clock after ctx_addr
-        "ctx_wdata": In(32),
-        "ctx_we": In(1),
-        "key_we": In(1),        # key word ctx_addr := ctx_wdata: HMAC's K0, KMAC's key block (cores without keys: ignored)
-    })
+    return wiring.Signature({name: flow(width) for name, flow, width, _ in CORE_PORTS})
 
 
 def pass_through(m, outer, inner):

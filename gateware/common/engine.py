@@ -54,30 +54,12 @@ SG_MAX = hashspec.SG_MAX
 
 
 _PORTS = {
-    # Commands (one-clock pulses from CSR writes) and their operands.
-    "ctrl_init": In(1),
-    "ctrl_mode": In(4),
-    "ctrl_abort": In(1),
-    "ctrl_squeeze": In(1),
-    "ctrl_err_clear": In(1),
-    "dma_start": In(1),
-    "dma_last": In(1),
-    "dma_list": In(1),      # dma_addr/dma_len name a descriptor list (gateware/common/sglist.py)
-    "dma_addr": In(32),
-    "dma_len": In(32),
-    # Status.
-    "st_open": Out(1),
-    "st_busy": Out(1),
-    "st_done": Out(1),
-    "st_dma_busy": Out(1),
-    "st_xof": Out(1),
-    "st_mode": Out(4),
-    "errors": Out(len(hashspec.ERRORS)),
-    "busy_cycles": Out(32),
-    # Event pulses (interrupt sources).
-    "ev_done": Out(1),
-    "ev_dma": Out(1),
-    "ev_error": Out(1),
+    # The CSR bank's side (hashspec.REGISTERS, named as there): software's registers come
+    # in (commands are one-clock pulses from CSR writes), the engine's status goes out.
+    **{name: (In if r.access == "rw" else Out)(width)
+       for r in hashspec.REGISTERS for name, width, _ in r.ports()},
+    # Event pulses (interrupt sources, hashspec.EVENTS).
+    **{f"ev_{e.name}": Out(1) for e in hashspec.EVENTS},
     # Window: Wishbone slave, word address within the 16 KiB window.
     "s_adr": In(12),
     "s_dat_w": In(32),

@@ -142,13 +142,10 @@ def Maj(x, y, z): return (x & y) ^ (x & z) ^ (y & z)
 class SHA2Core(wiring.Component):
     """`family`: "sha256" or "sha512"; `variant`: "folded" (R clk/block) or "basic" (R + 1)."""
 
-    VARIANTS = ("folded", "basic")
-
     def __init__(self, family="sha256", variant="folded"):
         if family not in FAMILIES:
             raise ValueError(f"family must be one of {tuple(FAMILIES)}, not {family!r}")
-        if variant not in self.VARIANTS:
-            raise ValueError(f"variant must be one of {self.VARIANTS}, not {variant!r}")
+        hashspec.variant(family, variant)       # ValueError: not one of the family's variants
         self.family = FAMILIES[family]
         self.variant = variant
         self.clocks_per_block = self.family.rounds + (0 if variant == "folded" else 1)

@@ -5,7 +5,7 @@
  * are in kernel/hashplat.c).
  *  - registers: one 32-bit access through the kernel page table, where the
  *    engine CSRs (in the 0xF0000000 CSR window) and the data windows
- *    (0xB0000000, 0xB0010000) are mapped at virtual = physical;
+ *    (hash_spec.h's HASH_ENGINE_WINDOW_*) are mapped at virtual = physical;
  *  - lock: a sleep lock per engine (the driver holds it across waits);
  *  - bus address: kernel virtual = physical (RAM is mapped 1:1), and user
  *    buffers are handed to the driver as the physical addresses of their

@@ -177,12 +177,13 @@ static void badargs(void)
   check(hash(HASH_SHA256, -1, "hello", 5, o1, 64) == -1, "unknown provider -1");
   check(hash(HASH_SHA256, HASH_PROV_SW, 0, 5, o1, 32) == -1, "NULL buffer");
   check(hash(HASH_SHA256, HASH_PROV_SW, 0, 0, o1, 32) == 32, "NULL buffer, length 0 (empty message)");
-  static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, 0xB0000000, 0xB0010000, 0xF0000000,
-    0x10000000, 0xFFFFE000, 0xFFFFF000, 0xFFFFFFF0 };
+  static const uintptr bad[] = { 0x80000000, 0x40000000, 0x40200000, HASH_ENGINE_WINDOW_SHA256,
+    HASH_ENGINE_WINDOW_KECCAK, HASH_ENGINE_WINDOW_SHA512, 0xF0000000, 0x10000000, 0xFFFFE000, 0xFFFFF000,
+    0xFFFFFFF0 };
   static const char *badn[] = { "0x80000000 (QEMU RAM)", "0x40000000 (LiteX RAM)", "0x40200000 (RAM disk)",
-    "0xB0000000 (SHA-256 window)", "0xB0010000 (Keccak window)", "0xF0000000 (CSRs)", "0x10000000 (UART)",
+    "the SHA-256 window", "the Keccak window", "the SHA-512 window", "0xF0000000 (CSRs)", "0x10000000 (UART)",
     "TRAPFRAME", "TRAMPOLINE", "0xFFFFFFF0" };
-  for (int i = 0; i < 10; i++) {
+  for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
     char what[80];
     for (int p = 0; p < 3; p++) {
       strcpy(what, "buffer at ");
@@ -223,7 +224,7 @@ static void badargs(void)
   int h = hashopen(HASH_SHA256, HASH_PROV_SW);
   check(h >= 0, "hashopen sha256 sw");
   check(write(h, (void *)0x80000000, 5) == -1 && write(h, (void *)0x40000000, 5) == -1 &&
-            write(h, (void *)0xB0000000, 5) == -1 && write(h, 0, 5) == -1,
+            write(h, (void *)HASH_ENGINE_WINDOW_SHA256, 5) == -1 && write(h, 0, 5) == -1,
       "stream write bad buffers");
   check(write(h, "hel", 3) == 3 && write(h, "", 0) == 0 && write(h, "lo", 2) == 2, "stream writes");
   check(read(h, o1, 31) == -1, "stream read shorter than the digest");

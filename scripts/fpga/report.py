@@ -59,11 +59,14 @@ SOC_CONFIGS = [
 SOC_ORDER = ["none", "sha256", "keccak", "both", "both-basic", "every"]   # the tables' row order
 ARTY_TAGS = ("both", "none", "sha256", "keccak", "every")     # the Arty estimates (no basic SHA-256)
 ENGINE_CONFIGS = [
-    # tag, engine, variant, clocks per block, block bytes {label: bytes}
-    ("sha256-folded", "sha256", "folded", 64, {"SHA-256": hashspec.algorithm("SHA-256").block}),
-    ("sha256-basic", "sha256", "basic", 65, {"SHA-256": hashspec.algorithm("SHA-256").block}),
-    ("keccak", "keccak", None, 24, {t: hashspec.algorithm(t).block for t in ("SHA3-256", "SHA3-512", "SHAKE128")}),
-    ("sha512-folded", "sha512", "folded", 80, {"SHA-512": hashspec.algorithm("SHA-512").block}),
+    # tag, engine, variant, clocks per block (hashspec's), block bytes {label: bytes}
+    (tag, engine, variant, hashspec.variant(engine, variant).clocks, blocks)
+    for tag, engine, variant, blocks in (
+        ("sha256-folded", "sha256", "folded", {"SHA-256": hashspec.algorithm("SHA-256").block}),
+        ("sha256-basic", "sha256", "basic", {"SHA-256": hashspec.algorithm("SHA-256").block}),
+        ("keccak", "keccak", None, {t: hashspec.algorithm(t).block for t in ("SHA3-256", "SHA3-512", "SHAKE128")}),
+        ("sha512-folded", "sha512", "folded", {"SHA-512": hashspec.algorithm("SHA-512").block}),
+    )
 ]
 
 # Seed 003, Table I (TSMC 0.18 um standard cells, Design Compiler) and a public anchor.
@@ -667,7 +670,7 @@ def render(data):
             continue
         xr = next((x for x in xeng if x["tag"] == r["tag"]), None)
         xl = f"; Artix-7 est. {xr['lut']:,} LUT6" if xr else ""
-        clocks = 64 if r["variant"] == "folded" else 65
+        clocks = hashspec.variant("sha256", r["variant"]).clocks
         L.append(f"| HashSoC sha256 engine, {r['variant']} | ECP5-85F speed 6 | {clocks} | {r['fmax_mhz']:.1f} | "
                  f"{r['lut']:,} LUT4{xl} | {mbps(64, r['fmax_mhz'], clocks):,.0f} |")
     L.append("")
@@ -681,12 +684,13 @@ def render(data):
     sv = {r["variant"]: r for r in soc if r["tag"] in ("both", "both-basic")}
     if "folded" in fv and "basic" in fv:
         f, b = fv["folded"], fv["basic"]
-        tf, tb = mbps(64, f["fmax_mhz"], 64), mbps(64, b["fmax_mhz"], 65)
+        cf, cb = (hashspec.variant("sha256", v).clocks for v in ("folded", "basic"))
+        tf, tb = mbps(64, f["fmax_mhz"], cf), mbps(64, b["fmax_mhz"], cb)
         L.append("## SHA-256 variants (seed 003's first technique on ECP5)\n")
         L.append("| variant | clocks/block | LUT | FF | Fmax alone (MHz) | throughput at Fmax (Mbit/s) | "
                  "SoC sys_clk Fmax with it (MHz) | throughput at the SoC's clock (Mbit/s) |")
         L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, r, clk, t in (("basic", b, 65, tb), ("folded", f, 64, tf)):
+        for name, r, clk, t in (("basic", b, cb, tb), ("folded", f, cf, tf)):
             s_ = sv.get(name)
             L.append(f"| {name} | {clk} | {r['lut']:,} | {r['ff']:,} | {r['fmax_mhz']:.1f} | {t:,.0f} | "
                      f"{s_['fmax_mhz']:.1f} | {mbps(64, min(freq, r['fmax_mhz']), clk):,.0f} |" if s_ else

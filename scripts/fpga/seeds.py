@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 from boards.common import parse_nextpnr_fmax, sys_clock_net  # noqa: E402
 from gateware.buildstamp import source_digest  # noqa: E402
+from gateware import hashspec  # noqa: E402
 
 OUT = os.path.join(TOP, "build", "ulx3s-seeds")
 JSON = os.path.join(TOP, "docs", "fpga.json")
@@ -48,7 +49,8 @@ def log(msg):
 def board_config():
     """The ULX3S default build's engines, sys_clk, nextpnr margin, router options and device."""
     from boards import DEFAULT_ENGINES, ulx3s
-    return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": "folded", "freq": ulx3s.DEFAULT_SYS_CLK,
+    return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": hashspec.variant("sha256").name,
+            "freq": ulx3s.DEFAULT_SYS_CLK,
             "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP, "device": ulx3s.DEFAULT_DEVICE}
 
 

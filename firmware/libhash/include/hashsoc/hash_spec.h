@@ -122,6 +122,10 @@ enum hash_engine_id {
 #define HASH_ENGINE_ID_SHA256 0x53484132u /* "SHA2" */
 #define HASH_ENGINE_ID_KECCAK 0x4B454343u /* "KECC" */
 #define HASH_ENGINE_ID_SHA512 0x53484135u /* "SHA5" */
+/* Each engine's data window: its bus address (LiteX's mem.h: <ENGINE>_BASE). */
+#define HASH_ENGINE_WINDOW_SHA256 0xB0000000u
+#define HASH_ENGINE_WINDOW_KECCAK 0xB0010000u
+#define HASH_ENGINE_WINDOW_SHA512 0xB0020000u
 #define HASH_HW_CTX_WORDS 52 /* context words of the largest engine */
 #define HASH_ENGINE_VERSION_MAJOR 1
 #define HASH_ENGINE_VERSION_MINOR 0
