@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+"""Host-side helpers of the tests (C drivers and the models they talk to)."""
