@@ -357,13 +357,7 @@ HANGS = {"short": ("sha256", "final", _hang_short), "dma": ("sha256", "dma", _ha
          "idle": ("sha256", None, _hang_idle), "import": ("sha256", None, _hang_import)}
 
 
-# hash.c's acquire(): `if (c->hmac && wait_status(...) < 0) return HASH_ERR_HW;` reports an
-# HMAC import whose ipad block never ends as HASH_ERR_HW, not the wait's HASH_ERR_TIMEOUT
-# (the message is failed and the engine reset either way). Strict: fixing it fails here.
-IMPORT_CODE = pytest.mark.xfail(strict=True, reason="hash.c acquire() returns HASH_ERR_HW for an import time-out")
-
-
-@pytest.mark.parametrize("where", [pytest.param(w, marks=IMPORT_CODE) if w == "import" else w for w in HANGS])
+@pytest.mark.parametrize("where", HANGS)
 def test_an_engine_that_never_finishes_times_out(h, where):
     """Every wait is bounded by HASH_PLAT_SPIN_LIMIT: the call returns HASH_ERR_TIMEOUT
     after that many polls, the engine is aborted, and the next message works."""

@@ -327,9 +327,11 @@ static int acquire(struct engine_state *e, struct hash_ctx *c)
   }
   wr(e, HREG(CTRL), HBIT(CTRL, INIT) | engine_mode(c) << HSHIFT(CTRL, MODE));
   if (c->hw_saved) {
-    /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result. */
-    if (c->hmac && wait_status(e, c, HBIT(STATUS, BUSY), 0) < 0)
-      return HASH_ERR_HW;
+    /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result.
+     * wait_status() has failed the message on an error or a time-out: pass on which. */
+    int r = c->hmac ? wait_status(e, c, HBIT(STATUS, BUSY), 0) : HASH_OK;
+    if (r < 0)
+      return r;
     for (int i = 0; i < e->ctx_words; i++)
       hash_plat_write(e->win + HWIN_CTX + 4 * i, c->u.hw_ctx[i]);
     c->hw_saved = 0;
