@@ -7,18 +7,20 @@ core's, instantiated from generated Verilog.
 
 import os
 
-from migen import Cat, ClockSignal, Instance, ResetSignal, Signal
+from migen import ClockSignal, Instance, ResetSignal, Signal
 
 from litex.gen import LiteXModule
 from litex.soc.interconnect.csr import CSRField, CSRStatus, CSRStorage
 
-from .measure import WORDS, write_verilog
+from .measure import write_verilog
 
 
 class MeasurementRegister(LiteXModule):
     """The measurement register on the CSR bus (docs/integrity.md, "Measured boot").
-    data0..7: the measurement to extend with; ctrl.extend; status (busy, count);
-    value0..7: the value. Words pack bytes 4k..4k+3 little-endian, as the engines' digests."""
+    ctrl.start, then each measurement word written to `data` once status.want is 1 (the 8th
+    ends the extend); status (busy, want, count); sel -> value: the value's word sel. Words
+    pack bytes 4k..4k+3 little-endian, as the engines' digests (firmware/libhash/include/
+    hashsoc/measure.h drives it)."""
 
     def __init__(self, platform, gen_dir=None):
         gen_dir = gen_dir or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -26,27 +28,26 @@ class MeasurementRegister(LiteXModule):
         path, top = write_verilog(gen_dir)
         platform.add_source(path)
         # Registers: the order here is the order in the CSR bank.
-        data = []
-        for k in range(WORDS):
-            csr = CSRStorage(32, name=f"data{k}", description=f"Measurement bytes {4 * k}..{4 * k + 3} (little-endian).")
-            setattr(self, f"_data{k}", csr)
-            data.append(csr.storage)
         self._ctrl = CSRStorage(fields=[
-            CSRField("extend", size=1, pulse=True,
-                     description="Write 1: value := SHA-256(value || data0..7). Ignored while busy."),
+            CSRField("start", size=1, pulse=True,
+                     description="Write 1: begin an extend, value := SHA-256(value || the 8 words written "
+                                 "to ``data`` next). Ignored while busy."),
         ])
+        self._data = CSRStorage(32, description="A measurement word (bytes 4k..4k+3, little-endian, k = 0..7 "
+                                                "in order): each write gives the extend one word. Write only "
+                                                "while ``status.want`` is 1; otherwise the word is dropped.")
         self._status = CSRStatus(fields=[
-            CSRField("busy", size=1, description="An extend is in progress (about 160 clocks)."),
+            CSRField("busy", size=1, description="An extend is in progress (from ``ctrl.start`` to the new value)."),
+            CSRField("want", size=1, description="The extend takes a word written to ``data`` now."),
             CSRField("count", offset=8, size=24, description="Extends since reset."),
         ])
-        value, count = Signal(32 * WORDS), Signal(32)
-        for k in range(WORDS):
-            csr = CSRStatus(32, name=f"value{k}",
-                            description=f"Value bytes {4 * k}..{4 * k + 3}; 0 after reset, changed only by an extend.")
-            setattr(self, f"_value{k}", csr)
-            self.comb += csr.status.eq(value[32 * k:32 * (k + 1)])
+        self._sel = CSRStorage(3, description="Which word of the value ``value`` shows.")
+        self._value = CSRStatus(32, description="Value bytes 4*sel..4*sel+3 (little-endian); 0 after reset, "
+                                                "changed only by an extend; reads 0 while busy.")
+        count = Signal(32)
         self.comb += self._status.fields.count.eq(count)
         self.specials += Instance(top,
             i_clk=ClockSignal("sys"), i_rst=ResetSignal("sys"),
-            i_data=Cat(*data), i_extend=self._ctrl.fields.extend,
-            o_value=value, o_busy=self._status.fields.busy, o_count=count)
+            i_start=self._ctrl.fields.start, i_data=self._data.storage, i_push=self._data.re,
+            o_want=self._status.fields.want, i_sel=self._sel.storage, o_word=self._value.status,
+            o_busy=self._status.fields.busy, o_count=count)

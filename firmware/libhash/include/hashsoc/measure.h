@@ -16,51 +16,58 @@
 #define MEASURE_BYTES 32
 
 #ifdef CSR_MEASURE_BASE
-#define MEASURE_WORD(base, k) ((uintptr_t)(base) + 4 * (k))
-#define MEASURE_BUSY(st)      (((st) >> CSR_MEASURE_STATUS_BUSY_OFFSET) & 1)
-#define MEASURE_COUNT(st)                                                                                    \
-  (((st) >> CSR_MEASURE_STATUS_COUNT_OFFSET) & ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1))
+#define MEASURE_FIELD(st, f)                                                                                 \
+  (((st) >> CSR_MEASURE_STATUS_##f##_OFFSET) & ((1u << CSR_MEASURE_STATUS_##f##_SIZE) - 1))
 
-/* Wait until no extend is in progress; the status word, or 0xFFFFFFFF on a time-out. */
-static inline uint32_t measure_idle(void)
+/* Poll status until (status & mask) == want; the status word, or 0xFFFFFFFF on a time-out. */
+static inline uint32_t measure_wait(uint32_t mask, uint32_t want)
 {
   for (uint32_t n = 0; n < HASH_PLAT_SPIN_LIMIT; n++) {
     uint32_t st = hash_plat_read(CSR_MEASURE_STATUS_ADDR);
-    if (!MEASURE_BUSY(st))
+    if ((st & mask) == want)
       return st;
   }
   return 0xFFFFFFFFu;
 }
+#define MEASURE_BUSY_BIT (1u << CSR_MEASURE_STATUS_BUSY_OFFSET)
+#define MEASURE_WANT_BIT (1u << CSR_MEASURE_STATUS_WANT_OFFSET)
 
 /* Extend the register with m; 0, or -1 if it did not take the extend (its count did not
- * move). The caller serialises extends (one at a time: the ROM, then the kernel's boot). */
+ * move). The caller serialises extends (one at a time: the ROM, then the kernel's boot).
+ * Each word waits for `want`: the register keeps no copy of the measurement, it hands each
+ * word to its SHA-256 core as it comes, and drops one the core cannot take. */
 static inline int measure_extend(const uint8_t m[MEASURE_BYTES])
 {
-  uint32_t before = measure_idle();
+  uint32_t before = measure_wait(MEASURE_BUSY_BIT, 0);
   if (before == 0xFFFFFFFFu)
     return -1;
-  for (int k = 0; k < MEASURE_BYTES / 4; k++)
-    hash_plat_write(MEASURE_WORD(CSR_MEASURE_DATA0_ADDR, k),
+  hash_plat_write(CSR_MEASURE_CTRL_ADDR, 1u << CSR_MEASURE_CTRL_START_OFFSET);
+  for (int k = 0; k < MEASURE_BYTES / 4; k++) {
+    if (measure_wait(MEASURE_WANT_BIT, MEASURE_WANT_BIT) == 0xFFFFFFFFu)
+      return -1;
+    hash_plat_write(CSR_MEASURE_DATA_ADDR,
         m[4 * k] | m[4 * k + 1] << 8 | m[4 * k + 2] << 16 | (uint32_t)m[4 * k + 3] << 24);
-  hash_plat_write(CSR_MEASURE_CTRL_ADDR, 1u << CSR_MEASURE_CTRL_EXTEND_OFFSET);
-  uint32_t after = measure_idle();
-  return after != 0xFFFFFFFFu && MEASURE_COUNT(after) == ((MEASURE_COUNT(before) + 1) &
-                                                             ((1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1))
-             ? 0
-             : -1;
+  }
+  uint32_t after = measure_wait(MEASURE_BUSY_BIT, 0);
+  uint32_t count_mask = (1u << CSR_MEASURE_STATUS_COUNT_SIZE) - 1;
+  if (after == 0xFFFFFFFFu ||
+      MEASURE_FIELD(after, COUNT) != ((MEASURE_FIELD(before, COUNT) + 1) & count_mask))
+    return -1;
+  return 0;
 }
 
 /* The value into out and the number of extends since reset; -1 on a time-out. */
 static inline int measure_read(uint8_t out[MEASURE_BYTES])
 {
-  uint32_t st = measure_idle();
+  uint32_t st = measure_wait(MEASURE_BUSY_BIT, 0);
   if (st == 0xFFFFFFFFu)
     return -1;
   for (int k = 0; k < MEASURE_BYTES / 4; k++) {
-    uint32_t w = hash_plat_read(MEASURE_WORD(CSR_MEASURE_VALUE0_ADDR, k));
+    hash_plat_write(CSR_MEASURE_SEL_ADDR, (uint32_t)k);
+    uint32_t w = hash_plat_read(CSR_MEASURE_VALUE_ADDR);
     out[4 * k] = w, out[4 * k + 1] = w >> 8, out[4 * k + 2] = w >> 16, out[4 * k + 3] = w >> 24;
   }
-  return (int)MEASURE_COUNT(st);
+  return (int)MEASURE_FIELD(st, COUNT);
 }
 #else
 static inline int measure_extend(const uint8_t m[MEASURE_BYTES])
