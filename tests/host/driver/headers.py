@@ -13,10 +13,16 @@ from gateware import hashspec
 from .regmap import CSR_BASE, MAIN_RAM_BASE
 
 
+def _opening(source, header, name, value):
+    """A generated header's first lines: whence, its include guard, and `name` as LiteX
+    defines a base address (unless the includer did)."""
+    return [f"// Written by tests/host/driver/headers.py {source}(host tests)",
+            f"#ifndef __GENERATED_{header}_H", f"#define __GENERATED_{header}_H", "",
+            f"#ifndef {name}", f"#define {name} 0x{value:08x}L", "#endif", ""]
+
+
 def csr_h(rm):
-    L = ["// Written by tests/host/driver/headers.py from gateware/hashspec.py (host tests)",
-         "#ifndef __GENERATED_CSR_H", "#define __GENERATED_CSR_H", "",
-         "#ifndef CSR_BASE", f"#define CSR_BASE 0x{CSR_BASE:08x}L", "#endif", ""]
+    L = _opening("from gateware/hashspec.py ", "CSR", "CSR_BASE", CSR_BASE)
     for e in hashspec.ENGINES:
         E = e.name.upper()
         rel = rm.csr_bases[e.name] - CSR_BASE
@@ -34,9 +40,7 @@ def csr_h(rm):
 
 
 def mem_h(rm):
-    L = ["// Written by tests/host/driver/headers.py (host tests)",
-         "#ifndef __GENERATED_MEM_H", "#define __GENERATED_MEM_H", "",
-         "#ifndef MAIN_RAM_BASE", f"#define MAIN_RAM_BASE 0x{MAIN_RAM_BASE:08x}L", "#endif", ""]
+    L = _opening("", "MEM", "MAIN_RAM_BASE", MAIN_RAM_BASE)
     for e in hashspec.ENGINES:
         E = e.name.upper()
         L += [f"#ifndef {E}_BASE", f"#define {E}_BASE 0x{rm.windows[e.name]:08x}L",

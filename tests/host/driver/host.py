@@ -65,6 +65,12 @@ _PROTOS = {
 }
 
 
+def _shim_uint32(symbol):
+    """A read/write property on one of the shim's uint32_t variables."""
+    return property(lambda self: c_uint32.in_dll(self.lib, symbol).value,
+                    lambda self, n: setattr(c_uint32.in_dll(self.lib, symbol), "value", n))
+
+
 class Host:
     """One loaded copy of the driver (its own static state) and its SoC model."""
 
@@ -112,21 +118,9 @@ class Host:
             problems.append(f"locks: depth {list(depth)}, faults {c_int.in_dll(self.lib, 'hash_host_lock_faults').value}")
         return problems
 
-    @property
-    def spin_limit(self):
-        return c_uint32.in_dll(self.lib, "hash_host_spin_limit").value
-
-    @spin_limit.setter
-    def spin_limit(self, n):
-        c_uint32.in_dll(self.lib, "hash_host_spin_limit").value = n
-
-    @property
-    def polls_before_sleep(self):
-        return c_uint32.in_dll(self.lib, "hash_host_polls_before_sleep").value
-
-    @polls_before_sleep.setter
-    def polls_before_sleep(self, n):
-        c_uint32.in_dll(self.lib, "hash_host_polls_before_sleep").value = n
+    # The shim's knobs (hash_plat_host.c): HASH_PLAT_SPIN_LIMIT and _POLLS_BEFORE_SLEEP.
+    spin_limit = _shim_uint32("hash_host_spin_limit")
+    polls_before_sleep = _shim_uint32("hash_host_polls_before_sleep")
 
     @property
     def irq_waits(self):
