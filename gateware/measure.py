@@ -32,7 +32,7 @@ which `busy` reads 1. Software's pushes through the CSR bus add their own clocks
 
 import os
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -63,7 +63,8 @@ class MeasureCore(wiring.Component):
         idx = Signal(range(WORDS + 1))
         m.d.comb += [sha.mode.eq(0), sha.in_nbytes.eq(4), sha.squeeze.eq(0),
                      sha.ctx_we.eq(0), sha.key_we.eq(0), sha.ctx_wdata.eq(0)]
-        m.d.comb += self.word.eq(value.word_select(self.sel, 32))
+        # No half-written value is ever seen: 0 while an extend runs.
+        m.d.comb += self.word.eq(Mux(self.busy, 0, value.word_select(self.sel, 32)))
 
         with m.FSM():
             with m.State("IDLE"):
@@ -73,7 +74,7 @@ class MeasureCore(wiring.Component):
                     m.next = "VALUE"
             with m.State("VALUE"):
                 # The value's words first: the message is value || measurement.
-                m.d.comb += [self.busy.eq(1), self.word.eq(0), sha.in_valid.eq(1),
+                m.d.comb += [self.busy.eq(1), sha.in_valid.eq(1),
                              sha.in_data.eq(value.word_select(idx[:3], 32))]
                 with m.If(sha.in_ready):
                     m.d.sync += idx.eq(idx + 1)
@@ -83,7 +84,7 @@ class MeasureCore(wiring.Component):
             with m.State("MEASUREMENT"):
                 # Software's words go straight into the core: `want` is the core's
                 # in_ready, so a word pushed when it is 0 is dropped, never half taken.
-                m.d.comb += [self.busy.eq(1), self.word.eq(0), self.want.eq(sha.in_ready),
+                m.d.comb += [self.busy.eq(1), self.want.eq(sha.in_ready),
                              sha.in_valid.eq(self.push), sha.in_data.eq(self.data),
                              sha.in_last.eq(idx == WORDS - 1)]
                 with m.If(self.push & sha.in_ready):
@@ -91,7 +92,7 @@ class MeasureCore(wiring.Component):
                     with m.If(idx == WORDS - 1):
                         m.next = "HASH"
             with m.State("HASH"):
-                m.d.comb += [self.busy.eq(1), self.word.eq(0)]
+                m.d.comb += self.busy.eq(1)
                 with m.If(sha.done):
                     m.d.sync += idx.eq(0)
                     m.next = "READ"
@@ -99,7 +100,7 @@ class MeasureCore(wiring.Component):
                 # The context read has one clock of latency: word idx-1 arrives while idx
                 # is asked for. The value's words are overwritten only now, after the core
                 # has taken them.
-                m.d.comb += [self.busy.eq(1), self.word.eq(0), sha.ctx_addr.eq(idx)]
+                m.d.comb += [self.busy.eq(1), sha.ctx_addr.eq(idx)]
                 m.d.sync += idx.eq(idx + 1)
                 with m.If(idx != 0):
                     m.d.sync += value.word_select((idx - 1)[:3], 32).eq(sha.ctx_rdata)
