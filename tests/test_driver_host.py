@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The C driver (firmware/libhash/driver/hash.c) on the host, against a register-level
+"""The C driver (firmware/libhash/driver/) on the host, against a register-level
 model of the engines: every driver change checked in seconds, without Verilator.
 
 The driver is compiled unchanged with the host's gcc into a shared object, with a host
@@ -14,7 +14,7 @@ tests", says what is modelled and what is not.
 
 Every test ends with no stray register access, no exception inside a callback and every
 engine lock released (the `h` fixture). The last tests compile deliberately broken copies
-of hash.c and check that the scenarios notice.
+of its files and check that the scenarios notice.
 
 Run: .venv/bin/python -m pytest tests/test_driver_host.py
 """
@@ -36,7 +36,7 @@ from host.driver.host import (ALG, ENGINE, ERR, F_DEVKEY, F_DMA, F_IRQ, F_PIO, F
 
 @pytest.fixture(scope="session")
 def built():
-    """(the .so, gcc's warnings about hash.c): build/hostdrv/<digest>/, made once."""
+    """(the .so, gcc's warnings about the driver): build/hostdrv/<digest>/, made once."""
     return build.library()
 
 
@@ -584,24 +584,28 @@ def test_busy_cycles_reads_the_engine_counter(h):
 
 # ---- the tests can fail ----
 
-# (what, a line of hash.c, its broken form, the scenario that must notice)
+# (what, the driver's file, a line of it, its broken form, the scenario that must notice)
 BREAKS = {
-    "no-export": ("o->u.hw_ctx[i] = hash_plat_read(e->win + HWIN_CTX + 4 * i);", "(void)0;",
+    "no-export": ("hash_engine.c", "o->u.hw_ctx[i] = hash_plat_read(e->win + HWIN_CTX + 4 * i);", "(void)0;",
                   lambda h: scenarios.interleave(h, "sha256")),
-    "key-once": ("if (c->hmac == HASH_HMAC_KEY_WINDOW || c->kmac_words) {",
+    "key-once": ("hash_engine.c", "if (c->hmac == HASH_HMAC_KEY_WINDOW || c->kmac_words) {",
                  "if ((c->hmac == HASH_HMAC_KEY_WINDOW && !c->hw_saved) || c->kmac_words) {",
                  lambda h: scenarios.hmac_interleave(h, "SHA256")),
+    "short-no-save": ("hash_short.c", "    drv_save(e, e->owner);", "    e->owner = 0;",
+                      lambda h: scenarios.short_over_open(h, "SHA224", "SHA256")),
 }
 
 
 @pytest.mark.parametrize("what", BREAKS)
-def test_a_broken_driver_is_caught(what, tmp_path):
-    """A copy of hash.c with one deliberate bug, compiled and loaded on its own: the
-    scenario the tests above run must report it."""
-    line, broken, scenario = BREAKS[what]
-    src = build.DRIVER.read_text()
-    assert src.count(line) == 1, f"hash.c changed: update BREAKS[{what!r}]"
-    copy = tmp_path / "hash.c"
+def test_a_broken_driver_is_caught(what, h, tmp_path):
+    """A copy of one of the driver's files with one deliberate bug, compiled and loaded
+    with the others: the scenario, which finds nothing wrong with the tree's driver, must
+    report it."""
+    name, line, broken, scenario = BREAKS[what]
+    assert scenario(h) == []
+    src = (build.DRIVER_DIR / name).read_text()
+    assert src.count(line) == 1, f"{name} changed: update BREAKS[{what!r}]"
+    copy = tmp_path / name
     copy.write_text(src.replace(line, broken))
     bh = Host(build.build_copy(copy, tmp_path, f"broken_{what}"))
     assert scenario(bh) != [], f"the {what} break went unnoticed"

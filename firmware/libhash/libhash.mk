@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: MIT
-# The hash library: one API (include/hashsoc/hash.h), its driver (driver/hash.c) and the
+# The hash library: one API (include/hashsoc/hash.h), its driver (driver/, a file per job:
+# driver/hash_driver.h says which) and the
 # portable software hashes (swhash/), compiled into each of its three users:
 #   bare-metal firmware   firmware/baremetal/Makefile   shim: baremetal/hash_plat_baremetal.h
 #   the xv6 kernel        os-port/Makefile              shim: kernel/hash_plat_kernel.h
 #   xv6 user programs     os-port/Makefile              shim: user/hash_plat_user.h
-# A user compiles driver/hash.c with -DHASH_PLAT='"hash_plat_<platform>.h"' (LIBHASH_PLAT
+# A user compiles each of LIBHASH_DRIVER with -DHASH_PLAT='"hash_plat_<platform>.h"' (LIBHASH_PLAT
 # below) and its shim's folder on the include path; docs/driver-api.md has the contract.
 LIBHASH_DIR      := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIBHASH_INCLUDES := -I$(LIBHASH_DIR)/include -I$(LIBHASH_DIR)/swhash
-LIBHASH_DRIVER   := $(LIBHASH_DIR)/driver/hash.c
+LIBHASH_DRIVER   := $(addprefix $(LIBHASH_DIR)/driver/,hash_api.c hash_engine.c hash_feed.c hash_keyed.c \
+                      hash_short.c hash_isr.c)
+LIBHASH_DRIVER_H := $(LIBHASH_DIR)/driver/hash_driver.h
 LIBHASH_SPEC     := $(LIBHASH_DIR)/include/hashsoc/hash_spec.h
 LIBHASH_PLAT      = -DHASH_PLAT='"$(1)"'
 include $(LIBHASH_DIR)/swhash/swhash.mk

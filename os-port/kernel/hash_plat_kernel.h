@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The hash library's shim for the xv6 kernel: the platform half of
- * firmware/libhash/driver/hash.c (contract in docs/driver-api.md; the functions
+ * firmware/libhash/driver/ (contract in docs/driver-api.md; the functions
  * are in kernel/hashplat.c).
  *  - registers: one 32-bit access through the kernel page table, where the
  *    engine CSRs (in the 0xF0000000 CSR window) and the data windows

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The hash library's shim for xv6 user space: the driver (firmware/libhash/driver/hash.c) is linked into
+/* The hash library's shim for xv6 user space: the driver (firmware/libhash/driver/) is linked into
  * user programs for its software provider only. No LiteX headers, so
  * hashsoc/hash_regs.h gives both engines base 0: hardware requests fail with
  * HASH_ERR_NODEV and no register is ever touched. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the hash programs: algorithm names, hex output, the
- * user-space software hashes (firmware/libhash/driver/hash.c's software provider,
+ * user-space software hashes (firmware/libhash/driver/'s software provider,
  * linked into user space with user/hash_plat_user.h) and the *sum tools. */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """What the host tests run, as functions that return what went wrong (a list of strings,
 empty when all is right) instead of asserting: tests/test_driver_host.py runs them on the
-driver and expects nothing, and on deliberately broken copies of hash.c and expects them
+driver and expects nothing, and on deliberately broken copies of its files and expects them
 to notice.
 
 References are hashlib, hmac and pycryptodome (tests/hashref.py), never the model.
@@ -200,3 +200,21 @@ def hmac_interleave(h, alg, seed=4):
             bad.append(f"{'HMAC' if key is not None else 'hash'} {alg}: {r} {out.hex()[:32]} != {ref.hex()[:32]}")
     return bad
 
+
+
+def short_over_open(h, open_alg, short_alg, n=200):
+    """A short hash_digest on the engine an open context holds (its message saved by the
+    short path, imported again by the context's next call): both digests must be right."""
+    bad = []
+    c = h.ctx()
+    msg = hashref.pattern(n)
+    if h.begin(c, open_alg) != 0 or h.update(c, msg) != 0:
+        return [f"{open_alg}: begin/update failed"]
+    r, out = h.digest(short_alg, b"short")
+    if out != hashref.reference(short_alg, b"short", 0):
+        bad.append(f"{short_alg} short path: {r} {out.hex()[:32]}")
+    r = h.update(c, b"more")
+    r, out = h.final(c, hashspec.algorithm(open_alg).digest) if r == 0 else (r, b"")
+    if out != hashref.reference(open_alg, msg + b"more", 0):
+        bad.append(f"{open_alg} after a short digest: {r} {out.hex()[:32]}")
+    return bad
