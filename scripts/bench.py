@@ -428,7 +428,7 @@ The runs:
 ## Latency: where the clocks of a short digest go
 
 Each figure is the smallest of 6 runs (warm: code and data in the caches), the timer's
-cost taken off; "cold" rows flush both caches first (firmware/baremetal/main.c,
+cost taken off; "cold" rows flush both caches first (firmware/baremetal/bench.c,
 `latency()`). The short path (`HASH_SHORT_MAX`, docs/driver-api.md) is what a one-shot
 hardware digest of up to 128 bytes takes by default: one `ctrl` write, the words by CPU
 stores, one `status` poll loop, the digest read with word loads and stores.

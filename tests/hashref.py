@@ -51,7 +51,7 @@ def message(name, n):
 
 
 def xorshift_bytes(seed, n):
-    """The firmware's coherence stream (firmware/baremetal/main.c fill_xorshift): xorshift32
+    """The firmware's coherence stream (firmware/baremetal/t_memory.c fill_xorshift): xorshift32
     from `seed`, the low byte of each state after the step."""
     x, out = seed & 0xFFFFFFFF, bytearray(n)
     for i in range(n):

@@ -141,7 +141,7 @@ def test_error_paths(console):
 
 
 def test_hmac_rows(console):
-    """Every HMAC the driver computed (hmac_rows() in firmware/baremetal/main.c) equals
+    """Every HMAC the driver computed (hmac_rows() in firmware/baremetal/t_keyed.c) equals
     Python's hmac: keys around the block, every path, streamed with another context
     taking the engine between pieces, and the device key (keys/device_key, which the
     simulator's engine was built with)."""

@@ -36,7 +36,7 @@ static inline uint32_t hash_plat_bus_addr(const void *p)
   return (uint32_t)(uintptr_t)p;
 }
 
-/* Wait for hash_isr() to have run for this engine (HASH_F_IRQ): app/platform.c's
+/* Wait for hash_isr() to have run for this engine (HASH_F_IRQ): platform.c's
  * interrupt handler calls hash_isr(); until then the CPU spins on the flag, which sits in
  * cached RAM, so the spin makes no bus traffic (bounded by HASH_PLAT_SPIN_LIMIT). */
 void hash_plat_irq_wait(int engine, volatile int *flag);
