@@ -227,7 +227,7 @@ def test_one_shot_code_is_one_block(target):
     the firmware this target ran."""
     ld = open(os.path.join(runfw.FIRMWARE_DIR, "linker.ld")).read()
     names = hotblock.names(ld)
-    assert {"digest_ctx", "acquire", "finish"} <= set(names), names
+    assert {"digest_ctx", "drv_acquire", "drv_finish"} <= set(names), names
     missing, size = hotblock.outside(ld, runfw.firmware_elf(target), also=("hash_digest", "lat_digest"))
     assert not missing, f"linker.ld names these, but they are not functions in [_hot_start, _hot_end): {missing}"
     assert size <= 4096, f"the block is {size} bytes, more than VexRiscv's 4 KiB instruction cache"
