@@ -51,12 +51,13 @@ def board_config():
     from boards import DEFAULT_ENGINES, ulx3s
     return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": hashspec.variant("sha256").name,
             "freq": ulx3s.DEFAULT_SYS_CLK,
-            "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP, "device": ulx3s.DEFAULT_DEVICE}
+            "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP,
+            "timing_weight": ulx3s.DEFAULT_TIMING_WEIGHT, "device": ulx3s.DEFAULT_DEVICE}
 
 
 def sources_key(cfg):
     return source_digest(SOURCES, "ulx3s-seeds", cfg["engines"], cfg["variant"], cfg["freq"], cfg["margin"],
-                         cfg["tmg_ripup"])
+                         cfg["tmg_ripup"], cfg["timing_weight"])
 
 
 def build(seed, timeout_min):
@@ -104,10 +105,12 @@ def row(seed, d, secs, cfg):
     if not os.path.exists(os.path.join(gw, "nextpnr-report.json")):     # stopped while routing
         return {"seed": seed, "fmax_mhz": None, "pass": False, "seconds": secs, "stopped": unrouted(gw, cfg)}
     t = json.load(open(os.path.join(gw, "timing.json")))
+    # (builds from before the option had nextpnr's own placer weight, 10)
     if t["seed"] != seed or sorted(t["engines"]) != sorted(cfg["engines"]) or \
-            t.get("tmg_ripup", False) != cfg["tmg_ripup"]:
+            t.get("tmg_ripup", False) != cfg["tmg_ripup"] or t.get("timing_weight", 10) != cfg["timing_weight"]:
         raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, tmg_ripup "
-                         f"{t.get('tmg_ripup', False)}, not seed {seed} with {cfg['engines']}, {cfg['tmg_ripup']}")
+                         f"{t.get('tmg_ripup', False)}, timing weight {t.get('timing_weight', 10)}, not seed {seed} "
+                         f"with {cfg['engines']}, {cfg['tmg_ripup']}, {cfg['timing_weight']}")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
             "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
@@ -151,7 +154,7 @@ def main():
     seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
                   "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
                   "engines": cfg["engines"], "variant": cfg["variant"], "tmg_ripup": cfg["tmg_ripup"],
-                  "ci_seed": DEFAULT_SEED, "rows": rows}
+                  "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
     data = json.load(open(JSON))
     data["ulx3s_seeds"] = seeds_data
     json.dump(data, open(JSON, "w"), indent=1)
