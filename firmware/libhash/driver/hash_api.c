@@ -64,7 +64,7 @@ int hash_begin(struct hash_ctx *c, int alg, int provider, int flags)
   c->cshake = 0;
   c->kmac_words = 0;
   if (provider == HASH_PROV_HW) {
-    if (!drv_engine_for(alg))
+    if (!engine_for(alg))
       return HASH_ERR_NODEV;
   } else if (drv_algs[alg].engine == HASH_ENGINE_SHA256) {
     sha256_sw_init(&c->u.sha, alg == HASH_SHA224);
@@ -276,17 +276,6 @@ static int sw_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
   return (int)outlen;
 }
 
-int drv_check_out(struct hash_ctx *c, uint8_t *out, size_t outlen)
-{
-  if (!out && outlen)
-    return HASH_ERR_ARG;
-  if (c->digest_len ? outlen < c->digest_len : outlen > 0x7fffffff)
-    return HASH_ERR_LEN;
-  if (c->digest_len && !out)
-    return HASH_ERR_ARG;
-  return HASH_OK;
-}
-
 int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
 {
   int r;
@@ -294,7 +283,7 @@ int hash_final(struct hash_ctx *c, uint8_t *out, size_t outlen)
     return HASH_ERR_ARG;
   if (c->state != ST_OPEN)
     return HASH_ERR_STATE;
-  if ((r = drv_check_out(c, out, outlen)) < 0)
+  if ((r = check_out(c, out, outlen)) < 0)
     return r;
   if (c->provider == HASH_PROV_SW)
     return sw_final(c, out, outlen);

@@ -50,14 +50,6 @@ int hash_probe(void)
   return mask;
 }
 
-struct engine_state *drv_engine_for(int alg)
-{
-  struct engine_state *e = &drv_engines[drv_algs[alg].engine];
-  if (e->present < 0)
-    hash_probe();
-  return e->present ? e : 0;
-}
-
 /* Drop whatever the engine holds and leave it clean for the next user; returns its
  * error bits. */
 uint32_t drv_reset_engine(struct engine_state *e)
@@ -78,14 +70,6 @@ int drv_fail(struct engine_state *e, struct hash_ctx *c, int err)
   c->state = ST_FINISHED;
   drv_wipe_key(c);
   return err;
-}
-
-/* Name the events that end the next wait (HASH_F_IRQ); drv_wait_status enables them only
- * if it is going to sleep. */
-void drv_irq_arm(struct engine_state *e, struct hash_ctx *c, uint32_t events)
-{
-  if (c->flags & HASH_F_IRQ)
-    e->irq_events = events | HBIT(EV_ENABLE, ERROR);
 }
 
 /* Wait until (status & mask) == want. Bounded; an error bit fails the message. */
@@ -134,7 +118,7 @@ int drv_wait_dma(struct engine_state *e, struct hash_ctx *c)
     return drv_fail(e, c, HASH_ERR_HW);
   if (!(st & HBIT(STATUS, DMA_BUSY)))
     return HASH_OK;
-  drv_irq_arm(e, c, HBIT(EV_ENABLE, DMA));
+  irq_arm(e, c, HBIT(EV_ENABLE, DMA));
   return drv_wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
 }
 
@@ -199,7 +183,7 @@ int drv_acquire(struct engine_state *e, struct hash_ctx *c)
     for (int i = 0; i < (c->hmac ? c->block / 4 : c->kmac_words); i++)
       hash_plat_write(e->win + HWIN_KEY + 4 * i, c->hw_key[i]);
   }
-  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | drv_engine_mode(c) << HSHIFT(CTRL, MODE));
+  wr(e, HREG(CTRL), HBIT(CTRL, INIT) | engine_mode(c) << HSHIFT(CTRL, MODE));
   if (c->hw_saved) {
     /* HMAC: init hashes K0 ^ ipad first (~80 clocks); the import overwrites its result.
      * drv_wait_status() has failed the message on an error or a time-out: pass on which. */

@@ -31,7 +31,7 @@ int drv_feed(struct engine_state *e, struct hash_ctx *c, const uint8_t *p, size_
   }
   wr(e, HREG(DMA_ADDR), hash_plat_bus_addr(p));
   wr(e, HREG(DMA_LEN), (uint32_t)n);
-  drv_irq_arm(e, c, HBIT(EV_ENABLE, DMA));
+  irq_arm(e, c, HBIT(EV_ENABLE, DMA));
   wr(e, HREG(DMA_CTRL), HBIT(DMA_CTRL, START) | (last ? HBIT(DMA_CTRL, LAST) : 0));
   return drv_wait_status(e, c, HBIT(STATUS, DMA_BUSY), 0);
 }
@@ -116,7 +116,7 @@ int drv_finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size_t 
   size_t got = 0;
   int r;
 
-  drv_irq_arm(e, c, HBIT(EV_ENABLE, DONE));
+  irq_arm(e, c, HBIT(EV_ENABLE, DONE));
   if ((r = drv_wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
     return r;
   for (;;) {
@@ -125,7 +125,7 @@ int drv_finish(struct engine_state *e, struct hash_ctx *c, uint8_t *out, size_t 
     got += n;
     if (got == want)
       break;
-    drv_irq_arm(e, c, HBIT(EV_ENABLE, DONE));
+    irq_arm(e, c, HBIT(EV_ENABLE, DONE));
     wr(e, HREG(CTRL), HBIT(CTRL, SQUEEZE) | ((uint32_t)a->mode << HSHIFT(CTRL, MODE)));
     if ((r = drv_wait_status(e, c, HBIT(STATUS, DONE), HBIT(STATUS, DONE))) < 0)
       return r;

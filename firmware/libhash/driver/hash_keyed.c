@@ -1,42 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Keyed hashing: HMAC over the SHA-2 engines, cSHAKE and KMAC on the Keccak engine (SP
- * 800-185), in software and on the engines; the engine's mode for a keyed message; and
- * the wiping of keys and of every state derived from one.
+ * 800-185), in software and on the engines, and the wiping of keys and of every state
+ * derived from one (the engine's mode for a keyed message is hash_driver.h's engine_mode).
  */
 #include "hash_driver.h"
-
-/* HMAC over alg: where the key source's bits start in the engine's mode (HASH_HMAC_TABLE),
- * or -1 if no engine HMACs alg. */
-static int hmac_shift(int alg)
-{
-#define X(key, shift) alg == HASH_##key ? shift:
-  return HASH_HMAC_TABLE(X) - 1;
-#undef X
-}
 
 /* The software HMAC's family for a SHA-2 algorithm (its mode is the engine's). */
 static int sw_family(int alg)
 {
   return drv_algs[alg].engine == HASH_ENGINE_SHA512 ? HMAC_SW_SHA512 : HMAC_SW_SHA256;
-}
-
-/* alg's cSHAKE mode on the engine, or with kmac its KMAC mode (HASH_SP800_185_TABLE). */
-static uint32_t sp800185_mode(int alg, int kmac)
-{
-#define X(key, cshake, kmac_mode) alg == HASH_##key ? (kmac ? kmac_mode : cshake):
-  return HASH_SP800_185_TABLE(X) 0;
-#undef X
-}
-
-/* The engine's ctrl.mode for c's message: the hash's, with an HMAC's key source, or the
- * cSHAKE mode (KMAC's mode for the init that takes its key block). A saved message is
- * imported in the cSHAKE mode: its key block is in the state. */
-uint32_t drv_engine_mode(const struct hash_ctx *c)
-{
-  if (c->cshake)
-    return sp800185_mode(c->alg, c->kmac_words != 0);
-  return drv_algs[c->alg].mode | (c->hmac ? (uint32_t)c->hmac << hmac_shift(c->alg) : 0);
 }
 
 /* A keyed message's secrets must not outlive it in the context: a caller's HMAC key (or,
@@ -262,7 +235,7 @@ int hash_hmac(int alg, int provider, int flags, const void *key, size_t keylen, 
 
   if ((r = hash_hmac_begin(&c, alg, provider, flags, key, keylen)) < 0)
     return r;
-  if ((r = drv_check_out(&c, out, outlen)) < 0 || (r = hash_update(&c, data, len)) < 0) {
+  if ((r = check_out(&c, out, outlen)) < 0 || (r = hash_update(&c, data, len)) < 0) {
     hash_abort(&c);
     return r;
   }

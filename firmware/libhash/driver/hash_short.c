@@ -92,7 +92,7 @@ static __attribute__((noinline)) int digest_ctx(
 
   if ((r = hash_begin(&c, alg, provider, flags)) < 0)
     return r;
-  if ((r = drv_check_out(&c, out, outlen)) < 0)
+  if ((r = check_out(&c, out, outlen)) < 0)
     return r;
   if (provider == HASH_PROV_SW) {
     if ((r = hash_update(&c, data, len)) < 0)
@@ -119,7 +119,7 @@ __attribute__((hot)) int hash_digest(
 {
   if (!data && len)
     return HASH_ERR_ARG;
-  /* The short path when it applies; its checks are those hash_begin and drv_check_out make. */
+  /* The short path when it applies; its checks are those hash_begin and check_out make. */
   if (likely(provider == HASH_PROV_HW && valid_alg(alg) && len <= HASH_SHORT_MAX &&
              !(flags & ~(HASH_F_PIO | HASH_F_IRQ)) && out)) {
     const struct alg_info *a = &drv_algs[alg];
