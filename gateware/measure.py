@@ -61,7 +61,7 @@ class MeasureCore(wiring.Component):
         m.submodules.sha = sha = SHA256Core(variant="folded")
         value = Signal(32 * WORDS)
         idx = Signal(range(WORDS + 1))
-        m.d.comb += [sha.mode.eq(0), sha.in_nbytes.eq(4), sha.squeeze.eq(0),
+        m.d.comb += [sha.mode.eq(0), sha.beats.payload.nbytes.eq(4), sha.squeeze.eq(0),
                      sha.ctx_we.eq(0), sha.key_we.eq(0), sha.ctx_wdata.eq(0)]
         # No half-written value is ever seen: 0 while an extend runs.
         m.d.comb += self.word.eq(Mux(self.busy, 0, value.word_select(self.sel, 32)))
@@ -74,20 +74,20 @@ class MeasureCore(wiring.Component):
                     m.next = "VALUE"
             with m.State("VALUE"):
                 # The value's words first: the message is value || measurement.
-                m.d.comb += [self.busy.eq(1), sha.in_valid.eq(1),
-                             sha.in_data.eq(value.word_select(idx[:3], 32))]
-                with m.If(sha.in_ready):
+                m.d.comb += [self.busy.eq(1), sha.beats.valid.eq(1),
+                             sha.beats.payload.data.eq(value.word_select(idx[:3], 32))]
+                with m.If(sha.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     with m.If(idx == WORDS - 1):
                         m.d.sync += idx.eq(0)
                         m.next = "MEASUREMENT"
             with m.State("MEASUREMENT"):
                 # Software's words go straight into the core: `want` is the core's
-                # in_ready, so a word pushed when it is 0 is dropped, never half taken.
-                m.d.comb += [self.busy.eq(1), self.want.eq(sha.in_ready),
-                             sha.in_valid.eq(self.push), sha.in_data.eq(self.data),
-                             sha.in_last.eq(idx == WORDS - 1)]
-                with m.If(self.push & sha.in_ready):
+                # beats.ready, so a word pushed when it is 0 is dropped, never half taken.
+                m.d.comb += [self.busy.eq(1), self.want.eq(sha.beats.ready),
+                             sha.beats.valid.eq(self.push), sha.beats.payload.data.eq(self.data),
+                             sha.beats.payload.last.eq(idx == WORDS - 1)]
+                with m.If(self.push & sha.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     with m.If(idx == WORDS - 1):
                         m.next = "HASH"

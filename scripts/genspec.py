@@ -215,10 +215,16 @@ def table_core_ports():
     """The core interface (gateware/common/core_signature.py): imported here, not at the top,
     because it needs Amaranth and the header alone is made with the system's python3."""
     from amaranth.lib.wiring import In
-    from gateware.common.core_signature import CORE_PORTS
+    from gateware.common.core_signature import BEAT_FIELDS, CORE_PORTS
     L = ["| port | dir | width | meaning |", "|---|---|---|---|"]
-    return L + [f"| `{name}` | {'In' if flow == In else 'Out'} | {width} | {doc} |"
-                for name, flow, width, doc in CORE_PORTS]
+    for name, flow, width, doc in CORE_PORTS:
+        if width == "stream":
+            width = f"stream, {sum(w for _, w, _ in BEAT_FIELDS)}-bit payload"
+        L.append(f"| `{name}` | {'In' if flow == In else 'Out'} | {width} | {doc} |")
+    L += ["", "A beat (`Beat` in the same file; the payload of every beat stream: the DMA reader's "
+          "`beats`, the byte packer's `i_beats` and `o_beats`, the cores' `beats`):", "",
+          "| field | width | meaning |", "|---|---|---|"]
+    return L + [f"| `payload.{name}` | {width} | {doc} |" for name, width, doc in BEAT_FIELDS]
 
 
 TABLES = {"algorithms": table_algorithms, "core_ports": table_core_ports, "modes": table_modes, "keccak_modes": table_keccak_modes,

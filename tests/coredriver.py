@@ -5,7 +5,7 @@ SHA-256 (and HMAC around it), SHA-512 and Keccak.
 
 It keeps the contract's rules where a core could break them: `init` only while `busy` = 0,
 `mode` sampled on `init` only (junk on it afterwards), junk on a beat's unused bytes and on
-the input lines while `in_valid` is 0 (with `gap`, the chance of such an idle clock before
+the input lines while `beats.valid` is 0 (with `gap`, the chance of such an idle clock before
 each beat), `done` cleared by an accepted beat, no `done` while `busy`. It counts clocks
 (`clock`) and records the clock of every accepted beat (`accepted`) for the clock budgets.
 Keccak's own (squeeze, output longer than the rate) is KeccakDriver here, used by
@@ -46,7 +46,7 @@ class CoreDriver:
 
     def beats(self, data, last, zero_beat):
         """(word, nbytes, last) beats; the unused bytes of a partial beat hold junk. With
-        `last`, the final beat carries in_last: 1..4 bytes, or 0 for the empty message or,
+        `last`, the final beat carries `last`: 1..4 bytes, or 0 for the empty message or,
         with zero_beat, after a message that ends on a full beat."""
         beats = []
         for i in range(0, len(data), 4):
@@ -66,23 +66,23 @@ class CoreDriver:
         for word, nbytes, is_last in self.beats(data, last, zero_beat):
             while True:
                 valid = not (self.gap and self.rng.random() < self.gap)
-                ctx.set(dut.in_valid, valid)
+                ctx.set(dut.beats.valid, valid)
                 if valid:
-                    ctx.set(dut.in_data, word)
-                    ctx.set(dut.in_nbytes, nbytes)
-                    ctx.set(dut.in_last, is_last)
+                    ctx.set(dut.beats.payload.data, word)
+                    ctx.set(dut.beats.payload.nbytes, nbytes)
+                    ctx.set(dut.beats.payload.last, is_last)
                 else:                                   # junk that must be ignored
-                    ctx.set(dut.in_data, self.rng.getrandbits(32))
-                    ctx.set(dut.in_nbytes, self.rng.randrange(5))
-                    ctx.set(dut.in_last, self.rng.randrange(2))
-                accepted = valid and ctx.get(dut.in_ready)
+                    ctx.set(dut.beats.payload.data, self.rng.getrandbits(32))
+                    ctx.set(dut.beats.payload.nbytes, self.rng.randrange(5))
+                    ctx.set(dut.beats.payload.last, self.rng.randrange(2))
+                accepted = valid and ctx.get(dut.beats.ready)
                 await self.tick()
                 if accepted:
                     self.accepted.append(self.clock)
                     assert ctx.get(dut.done) == 0, "done after an accepted beat"
                     break
-        ctx.set(dut.in_valid, 0)
-        ctx.set(dut.in_last, 0)
+        ctx.set(dut.beats.valid, 0)
+        ctx.set(dut.beats.payload.last, 0)
 
     async def wait(self, signal, value, limit=10_000):
         """Clocks until `signal` reads `value`."""

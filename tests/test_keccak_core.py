@@ -289,7 +289,7 @@ def test_rate_boundaries_all_modes():
 
 
 def test_back_to_back_modes_with_gaps():
-    """Random modes, lengths and output lengths back to back, in_valid dropping at random."""
+    """Random modes, lengths and output lengths back to back, beats.valid dropping at random."""
     rng = random.Random(7)
 
     async def bench(d):
@@ -335,12 +335,12 @@ def test_export_import_resume():
             await d.write_ctx(saved[:52])
             assert await d.read_ctx(range(52)) == saved[:52]
             # a context write while busy must not land
-            ctx.set(dut.in_valid, 1)
-            ctx.set(dut.in_nbytes, 4)
-            ctx.set(dut.in_data, int.from_bytes(tail[:4], "little"))
-            assert ctx.get(dut.in_ready) == 1
+            ctx.set(dut.beats.valid, 1)
+            ctx.set(dut.beats.payload.nbytes, 4)
+            ctx.set(dut.beats.payload.data, int.from_bytes(tail[:4], "little"))
+            assert ctx.get(dut.beats.ready) == 1
             await d.tick()
-            ctx.set(dut.in_valid, 0)
+            ctx.set(dut.beats.valid, 0)
             assert ctx.get(dut.busy) == 1
             await d.write_ctx([0xDEADBEEF, 0x12345678], while_busy=True)
             await d.write_ctx([0xFFFFFFFF], first=50, while_busy=True)
@@ -402,18 +402,18 @@ def test_clocks():
 
 
 def test_status_signals():
-    """busy/done/in_ready around one message: idle after init, busy from the first beat,
-    in_ready low while finishing, done and not busy at the end, init clears done."""
+    """busy/done/beats.ready around one message: idle after init, busy from the first beat,
+    beats.ready low while finishing, done and not busy at the end, init clears done."""
     async def bench(d):
         ctx, dut = d.ctx, d.dut
         await d.init(SHA3_256)
-        assert ctx.get(dut.in_ready) == 1
+        assert ctx.get(dut.beats.ready) == 1
         await d.stream(b"abcd", last=False)
         assert (ctx.get(dut.busy), ctx.get(dut.done)) == (1, 0)
         await d.stream(b"ef")
-        assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (1, 0)
+        assert (ctx.get(dut.busy), ctx.get(dut.beats.ready)) == (1, 0)
         await d.wait(dut.done, 1)
-        assert (ctx.get(dut.busy), ctx.get(dut.in_ready)) == (0, 1)
+        assert (ctx.get(dut.busy), ctx.get(dut.beats.ready)) == (0, 1)
         check(await d.output(SHA3_256, 32), hashlib.sha3_256(b"abcdef").digest(), "abcdef")
         await d.init(SHA3_256)
         assert ctx.get(dut.done) == 0
@@ -426,5 +426,5 @@ def test_verilog_conversion():
     from amaranth.back import verilog
     text = verilog.convert(KeccakCore(), name="keccak_core")
     assert "module keccak_core" in text
-    for port in ("in_ready", "ctx_rdata", "squeeze", "busy", "done"):
+    for port in ("beats__ready", "beats__payload", "ctx_rdata", "squeeze", "busy", "done"):
         assert port in text

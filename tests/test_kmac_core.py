@@ -166,6 +166,6 @@ def test_kmac_export_import():
             await d.stream(rest + _enc._right_encode(8 * 48))
             await d.wait(dut.done, 1)
             assert await d.output(SP[alg].cshake, 48) == kmac(alg, key, s, head + rest, 48)
-        ctx.set(dut.in_valid, 0)
+        ctx.set(dut.beats.valid, 0)
 
     run_sim(bench)

@@ -125,7 +125,7 @@ def test_random_lengths_back_to_back(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_backpressure_gaps(variant):
-    """in_valid randomly dropped (with junk on the data lines) gives the same digests."""
+    """beats.valid randomly dropped (with junk on the data lines) gives the same digests."""
     rng = random.Random(99)
     lengths = [0, 4, 56, 64, 100, 129, 192] + [rng.randrange(301) for _ in range(8)]
     check_messages(variant, [(rng.randrange(2), rng.randbytes(n), None) for n in lengths],
@@ -138,7 +138,7 @@ def test_status_and_context_port(variant):
     async def bench(h):
         ctx, dut = h.ctx, h.dut
         await h.init(SHA224)
-        assert (ctx.get(dut.busy), ctx.get(dut.done), ctx.get(dut.in_ready)) == (0, 0, 1)
+        assert (ctx.get(dut.busy), ctx.get(dut.done), ctx.get(dut.beats.ready)) == (0, 0, 1)
         assert await h.read_ctx(range(10)) == \
             [int.from_bytes(x.to_bytes(4, "big"), "little") for x in IV_SHA224] + [0, 0]
         # ctx_rdata is registered: changing ctx_addr does not change it before the clock
@@ -219,13 +219,13 @@ def test_cycles_per_block(variant):
         assert h.dut.clocks_per_block == cpb
         for nblocks in (1, 2, 3, 6):
             data = random.Random(nblocks).randbytes(64 * nblocks)
-            # no in_last: ends at a block boundary, busy drops after the last block
+            # no `last`: ends at a block boundary, busy drops after the last block
             await h.init(SHA256)
             t0 = h.clock
             await h.stream(data, last=False)
             await h.wait_idle(want_done=False)
             results[("open", nblocks)] = h.clock - t0
-            # with in_last on the final data beat: one more block for the padding
+            # with `last` on the final data beat: one more block for the padding
             await h.init(SHA256)
             t0 = h.clock
             await h.stream(data)
@@ -252,7 +252,7 @@ def test_verilog_conversion(variant):
     from amaranth.back import verilog
     text = verilog.convert(SHA256Core(variant), name="sha256_core")
     assert "module sha256_core" in text
-    for port in ("in_data", "in_ready", "ctx_rdata", "busy", "done"):
+    for port in ("beats__payload", "beats__ready", "ctx_rdata", "busy", "done"):
         assert port in text
 
 

@@ -137,7 +137,7 @@ def test_context_port_export_import(variant):
         ctx, dut = h.ctx, h.dut
         for key, mode in MODE.items():
             await h.init(mode)
-            assert (ctx.get(dut.busy), ctx.get(dut.done), ctx.get(dut.in_ready)) == (0, 0, 1)
+            assert (ctx.get(dut.busy), ctx.get(dut.done), ctx.get(dut.beats.ready)) == (0, 0, 1)
             assert await h.read_ctx(range(CTX_WORDS)) == le_words(IV[key]) + [0, 0]
         assert set(await h.read_ctx(range(CTX_WORDS, 64))) == {0}
         for key, mode in MODE.items():

@@ -5,8 +5,29 @@ One definition for both cores and for the frontend that drives them, so the cont
 cannot drift between them. Directions are seen from the core.
 """
 
-from amaranth.lib import wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import Flow, In, Out
+
+
+# One beat of a message, the payload of every beat stream: the DMA reader's output, the byte
+# packer's input and output, and the cores' input (one signature, joined with connect()).
+# (name, width, meaning); the Beat table of docs/engine-interface.md is made from this.
+BEAT_FIELDS = (
+    ("data", 32, "message bytes, **memory order, little-endian packing**: first byte in bits 7:0."),
+    ("nbytes", 3, "valid bytes in `data`, counted from bits 7:0. Into a core always 4 unless `last`; with "
+                  "`last` it is 0..4 (0: the message ends on the previous beat, e.g. the empty message). "
+                  "Into the packer any of 0..4 on any beat."),
+    ("last", 1, "this beat ends the message: the core pads (FIPS 180-4 / FIPS 202 / original Keccak, from "
+                "`mode`), finishes, and sets `done`."),
+)
+
+Beat = data.StructLayout({name: width for name, width, _ in BEAT_FIELDS})
+
+
+def beat_stream():
+    """A stream of beats (amaranth.lib.stream: `payload`, `valid`, `ready`), seen from its
+    source."""
+    return stream.Signature(Beat)
 
 
 # (name, direction seen from the core, width, meaning), in the signature's order. The port
@@ -15,15 +36,10 @@ CORE_PORTS = (
     ("mode", In, 4, "algorithm, sampled on `init` (encodings below). The frontend only passes valid modes."),
     ("init", In, 1, "one-clock pulse: load the IV for `mode`, byte count := 0, `done` := 0. Only pulsed "
                     "while `busy` = 0."),
-    ("in_valid", In, 1, "input handshake: a beat moves on a clock where `in_valid` and `in_ready` are both 1."),
-    ("in_ready", Out, 1, "the core takes a beat (back-pressure: never more than a block of buffering is asked "
-                         "of the frontend)."),
-    ("in_data", In, 32, "message bytes, **memory order, little-endian packing**: first byte in bits 7:0."),
-    ("in_nbytes", In, 3, "valid bytes in `in_data`, counted from bits 7:0. Always 4 unless `in_last`; with "
-                         "`in_last` it is 0..4 (0: the message ends on the previous beat, e.g. the empty "
-                         "message)."),
-    ("in_last", In, 1, "this beat ends the message: the core pads (FIPS 180-4 / FIPS 202 / original Keccak, "
-                       "from `mode`), finishes, and sets `done`."),
+    ("beats", In, "stream", "the message, in beats (below): a stream of `Beat`s (`beats.payload`) with "
+                            "`beats.valid` and `beats.ready`; a beat moves on a clock where both are 1. "
+                            "The core applies back-pressure with `ready`: never more than a block of "
+                            "buffering is asked of the frontend."),
     ("squeeze", In, 1, "Keccak only (SHA cores ignore it): pulse while `done` = 1 in a SHAKE mode: run one "
                        "more Keccak-f, `done` is 0 until it finishes. The frontend only pulses it in XOF modes "
                        "with `done` = 1."),
@@ -46,15 +62,17 @@ CORE_PORTS = (
 
 
 def hash_core_signature():
-    return wiring.Signature({name: flow(width) for name, flow, width, _ in CORE_PORTS})
+    return wiring.Signature({name: flow(beat_stream() if width == "stream" else width)
+                             for name, flow, width, _ in CORE_PORTS})
 
 
 def pass_through(m, outer, inner):
     """The default wiring of a wrapper around a core, both of this signature (HMAC's and
     KMAC's): the wrapper's inputs drive the core's, the core's outputs the wrapper's. The
     wrapper's own assignments, made after this in the same module, take precedence."""
-    for name, member in hash_core_signature().members.items():
+    sig = hash_core_signature()
+    for (_, member, o), (_, _, i) in zip(sig.flatten(outer), sig.flatten(inner)):
         if member.flow == Flow.In:
-            m.d.comb += getattr(inner, name).eq(getattr(outer, name))
+            m.d.comb += i.eq(o)
         else:
-            m.d.comb += getattr(outer, name).eq(getattr(inner, name))
+            m.d.comb += o.eq(i)

@@ -50,6 +50,8 @@ from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
+from .core_signature import beat_stream
+
 BURST_WORDS = 64
 FIFO_DEPTH = 16
 
@@ -78,12 +80,7 @@ class DMAReader(wiring.Component):
     done: Out(1)          # pulse: the command's bytes have all left
     bus_error: Out(1)     # pulse
     port: Out(read_port_signature())
-    # Beats out.
-    o_valid: Out(1)
-    o_ready: In(1)
-    o_data: Out(32)
-    o_nbytes: Out(3)
-    o_last: Out(1)
+    beats: Out(beat_stream())   # the message's bytes, in order, to the packer
 
     def __init__(self, depth=FIFO_DEPTH, pause_words=BURST_WORDS):
         assert depth >= 2
@@ -123,13 +120,13 @@ class DMAReader(wiring.Component):
         beat_last = Signal()
 
         m.d.comb += [
-            self.o_valid.eq(beat_valid),
-            self.o_data.eq(beat_data),
-            self.o_nbytes.eq(beat_nbytes),
-            self.o_last.eq(beat_last),
+            self.beats.valid.eq(beat_valid),
+            self.beats.payload.data.eq(beat_data),
+            self.beats.payload.nbytes.eq(beat_nbytes),
+            self.beats.payload.last.eq(beat_last),
             self.busy.eq(running | beat_valid),
         ]
-        drained = ~beat_valid | self.o_ready
+        drained = ~beat_valid | self.beats.ready
 
         # ---- requests ----
         # req_valid comes from registers only (no path from req_ready back to it), and once
@@ -178,7 +175,7 @@ class DMAReader(wiring.Component):
         # ---- beats ----
         take = Signal(3)    # message bytes in the word leaving the FIFO
         m.d.comb += take.eq(Mux(remaining < (4 - offset), remaining, 4 - offset))
-        with m.If(beat_valid & self.o_ready):
+        with m.If(beat_valid & self.beats.ready):
             m.d.sync += beat_valid.eq(0)
         with m.If(pop & ~aborting):
             m.d.sync += [

@@ -199,24 +199,18 @@ class HashEngine(wiring.Component):
         m.d.comb += [core.ctx_addr.eq(w_adr[:6]), core.ctx_wdata.eq(w_dat),
                      core.ctx_we.eq(ctx_we), core.key_we.eq(key_we)]
 
-        # Packer input: the DMA while it runs, else the window.
+        # Packer input: the DMA while it runs, else the window's data and final words.
         with m.If(dma_running):
-            m.d.comb += [
-                packer.i_valid.eq(dma.o_valid),
-                packer.i_data.eq(dma.o_data),
-                packer.i_nbytes.eq(dma.o_nbytes),
-                packer.i_last.eq(dma.o_last),
-                dma.o_ready.eq(packer.i_ready),
-            ]
+            wiring.connect(m, dma.beats, packer.i_beats)
         with m.Else():
             m.d.comb += [
-                packer.i_valid.eq(push_ok),
-                packer.i_data.eq(w_dat),
-                packer.i_nbytes.eq(4),
-                packer.i_last.eq(0),
+                packer.i_beats.valid.eq(push_ok),
+                packer.i_beats.payload.data.eq(w_dat),
+                packer.i_beats.payload.nbytes.eq(4),
+                packer.i_beats.payload.last.eq(0),
             ]
             with m.If(in_final):
-                m.d.comb += [packer.i_nbytes.eq(final_k), packer.i_last.eq(1)]
+                m.d.comb += [packer.i_beats.payload.nbytes.eq(final_k), packer.i_beats.payload.last.eq(1)]
 
         with m.If(push):
             with m.If(~open_):
@@ -225,7 +219,7 @@ class HashEngine(wiring.Component):
             with m.Elif(dma_running):
                 m.d.comb += [new_err[ERR_PIO_DURING_DMA].eq(1), kill.eq(1)]
                 m.d.sync += self.s_ack.eq(1)
-            with m.Elif(packer.i_ready):
+            with m.Elif(packer.i_beats.ready):
                 m.d.sync += self.s_ack.eq(1)            # else wait: the core is draining
         with m.Elif(req & w_we & in_ctx):
             with m.If(busy):
@@ -253,18 +247,13 @@ class HashEngine(wiring.Component):
             m.d.sync += [self.s_ack.eq(1), self.s_dat_r.eq(0)]
 
         # A beat carrying `last` closes the message.
-        with m.If(packer.i_valid & packer.i_ready & packer.i_last):
+        pin = packer.i_beats
+        with m.If(pin.valid & pin.ready & pin.payload.last):
             m.d.sync += open_.eq(0)
 
         # ---- packer -> core ----
-        m.d.comb += [
-            core.in_valid.eq(packer.o_valid),
-            core.in_data.eq(packer.o_data),
-            core.in_nbytes.eq(packer.o_nbytes),
-            core.in_last.eq(packer.o_last),
-            packer.o_ready.eq(core.in_ready),
-            core.mode.eq(self.ctrl_mode),
-        ]
+        wiring.connect(m, packer.o_beats, core.beats)
+        m.d.comb += core.mode.eq(self.ctrl_mode)
 
         # ---- DMA ----
         # The reader takes its commands from the registers, or from the walker during a

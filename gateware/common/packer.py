@@ -15,23 +15,18 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from .core_signature import beat_stream
+
 
 class BytePacker(wiring.Component):
-    i_valid: In(1)
-    i_ready: Out(1)
-    i_data: In(32)
-    i_nbytes: In(3)      # 0..4 valid bytes, counted from bits 7:0
-    i_last: In(1)
-    o_valid: Out(1)
-    o_ready: In(1)
-    o_data: Out(32)
-    o_nbytes: Out(3)     # 4, or 0..4 on the last beat
-    o_last: Out(1)
+    i_beats: In(beat_stream())     # 0..4 valid bytes a beat, counted from bits 7:0
+    o_beats: Out(beat_stream())    # 4 bytes a beat, or 0..4 on the last
     flush: In(1)         # drop everything held (abort)
     empty: Out(1)        # nothing held: no bytes, no pending end of message
 
     def elaborate(self, platform):
         m = Module()
+        i, o = self.i_beats, self.o_beats
 
         acc = Signal(56)            # up to 7 held bytes, first byte in bits 7:0
         cnt = Signal(range(8))      # how many bytes acc holds
@@ -39,42 +34,42 @@ class BytePacker(wiring.Component):
 
         full = cnt >= 4
         m.d.comb += [
-            self.o_data.eq(acc[:32]),
-            self.o_valid.eq(full | last),
-            self.o_nbytes.eq(Mux(full, 4, cnt)),
-            self.o_last.eq(last & (cnt <= 4)),
+            o.payload.data.eq(acc[:32]),
+            o.valid.eq(full | last),
+            o.payload.nbytes.eq(Mux(full, 4, cnt)),
+            o.payload.last.eq(last & (cnt <= 4)),
             self.empty.eq((cnt == 0) & ~last),
         ]
 
         # State after this clock's output beat, so a word can leave and a beat can enter in
         # the same clock.
-        emit = self.o_valid & self.o_ready
+        emit = o.valid & o.ready
         cnt_after = Signal.like(cnt)
         acc_after = Signal.like(acc)
         last_after = Signal()
         m.d.comb += [
-            cnt_after.eq(Mux(emit, Mux(self.o_last, 0, cnt - 4), cnt)),
+            cnt_after.eq(Mux(emit, Mux(o.payload.last, 0, cnt - 4), cnt)),
             acc_after.eq(Mux(emit, acc >> 32, acc)),
-            last_after.eq(last & ~(emit & self.o_last)),
+            last_after.eq(last & ~(emit & o.payload.last)),
             # After the last byte of a message nothing more is taken until it has left.
-            self.i_ready.eq(~last_after & (cnt_after < 4)),
+            i.ready.eq(~last_after & (cnt_after < 4)),
         ]
 
-        # Clear the bytes beyond i_nbytes: the cores pad from a zeroed tail.
+        # Clear the bytes beyond the beat's nbytes: the cores pad from a zeroed tail.
         mask = Signal(32)
-        with m.Switch(self.i_nbytes):
+        with m.Switch(i.payload.nbytes):
             for n in range(5):
                 with m.Case(n):
                     m.d.comb += mask.eq((1 << (8 * n)) - 1)
-        data = self.i_data & mask
+        data = i.payload.data & mask
 
         with m.If(self.flush):
             m.d.sync += [cnt.eq(0), acc.eq(0), last.eq(0)]
-        with m.Elif(self.i_valid & self.i_ready):
+        with m.Elif(i.valid & i.ready):
             m.d.sync += [
                 acc.eq(acc_after | (data << (cnt_after * 8))),
-                cnt.eq(cnt_after + self.i_nbytes),
-                last.eq(self.i_last),
+                cnt.eq(cnt_after + i.payload.nbytes),
+                last.eq(i.payload.last),
             ]
         with m.Else():
             m.d.sync += [acc.eq(acc_after), cnt.eq(cnt_after), last.eq(last_after)]

@@ -26,8 +26,8 @@ clock; rounds 1..23 follow. The buffer is emptied in that absorb clock and may a
 first word of the next block in that very clock, so the next block fills while the current one
 is permuted (double buffering).
 
-Padding is done in hardware from the byte position: the ``in_last`` beat is masked to its
-``in_nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x04 cSHAKE, 0x01 Keccak) is put
+Padding is done in hardware from the byte position: the ``last`` beat is masked to its
+``nbytes`` valid bytes and the mode's pad byte (0x06 SHA3, 0x1F SHAKE, 0x04 cSHAKE, 0x01 Keccak) is put
 right after them; if the beat had 4 valid bytes the pad byte goes into the next word
 (``pad_pending``, one extra clock). Since ``buf`` is all zeros after each absorb, the zero
 fill is free; the ``0x80`` in the last rate byte is OR-ed in at absorb time (``final``).
@@ -42,7 +42,7 @@ Two independent halves that talk through ``full``:
 * permutation side: ``rnd`` (0 = idle, otherwise the next round 1..23 to run), ``fin`` (the
   running permutation ends the message or is a squeeze, so ``done`` is set when it ends).
 
-``busy = wcnt != 0 | full | pad_pending | rnd != 0``; ``in_ready`` is 1 when the buffer has room
+``busy = wcnt != 0 | full | pad_pending | rnd != 0``; ``beats.ready`` is 1 when the buffer has room
 (not full, or being absorbed in this very clock) and no padding or final permutation is under
 way. A beat accepted after ``done`` clears ``done`` and is absorbed into the current state (the
 frontend always pulses ``init`` first; the core does not care). ``squeeze`` while ``done`` runs
@@ -59,7 +59,7 @@ With ``W`` words per block (rate/4: 36, 34, 26, 18, 42) and beats offered on eve
 * the next block's beats are accepted from the absorb clock on, so blocks stream at
   **max(24, W) clocks per block**: W clocks for SHA3-224/256/384, SHAKE and Keccak-224/256/384
   (W >= 26), 24 clocks for SHA3-512/Keccak-512 (W = 18: a full buffer waits up to 6 clocks
-  for the running permutation, ``in_ready`` = 0 meanwhile);
+  for the running permutation, ``beats.ready`` = 0 meanwhile);
 * a message of ``n`` beats (the last beat carrying 0..3 bytes) that fits into one block:
   ``n + 24`` clocks from the first beat to ``done``; a last beat with 4 bytes costs one more
   clock (the pad word), and a message whose last beat exactly fills a block needs one more
@@ -226,19 +226,19 @@ class KeccakCore(wiring.Component):
         # --- input side ---
         room   = ~full | absorb                  # buf can take a word this clock
         busy   = (wcnt != 0) | full | pad_pending | running
-        in_ready = room & ~pad_pending & ~final & ~fin
-        accept = self.in_valid & in_ready
+        takes  = room & ~pad_pending & ~final & ~fin
+        accept = self.beats.valid & takes
         write_pad = pad_pending & room           # the delayed pad word, on its own clock
-        m.d.comb += [self.in_ready.eq(in_ready), self.busy.eq(busy), self.done.eq(done)]
+        m.d.comb += [self.beats.ready.eq(takes), self.busy.eq(busy), self.done.eq(done)]
 
-        # last beat with n < 4 bytes (in_nbytes is 0..4): keep n bytes, the pad byte after them
+        # last beat with n < 4 bytes (nbytes is 0..4): keep n bytes, the pad byte after them
         last_word = Signal(32)
-        with m.Switch(self.in_nbytes):
+        with m.Switch(self.beats.payload.nbytes):
             for n in range(4):
                 with m.Case(n):
-                    m.d.comb += last_word.eq(self.in_data[:8 * n] | (pad << (8 * n)))
-        closes = (accept & self.in_last & (self.in_nbytes < 4)) | write_pad
-        wdata  = Mux(write_pad, pad, Mux(closes, last_word, self.in_data))
+                    m.d.comb += last_word.eq(self.beats.payload.data[:8 * n] | (pad << (8 * n)))
+        closes = (accept & self.beats.payload.last & (self.beats.payload.nbytes < 4)) | write_pad
+        wdata  = Mux(write_pad, pad, Mux(closes, last_word, self.beats.payload.data))
 
         # --- registered context read ---
         with m.Switch(self.ctx_addr):
@@ -287,8 +287,8 @@ class KeccakCore(wiring.Component):
                 with m.If(closes):
                     m.d.sync += [final.eq(1), pad_pending.eq(0)]
             with m.If(accept):
-                m.d.sync += [count.eq(count + self.in_nbytes), done.eq(0)]
-                with m.If(self.in_last & (self.in_nbytes == 4)):
+                m.d.sync += [count.eq(count + self.beats.payload.nbytes), done.eq(0)]
+                with m.If(self.beats.payload.last & (self.beats.payload.nbytes == 4)):
                     m.d.sync += pad_pending.eq(1)
 
         return m

@@ -121,7 +121,7 @@ class KmacCore(wiring.Component):
                 m.d.sync += [idx.eq(0), last_idx.eq(words)]
                 m.next = "PREFIX"
 
-        taken = self.in_valid & core.in_ready
+        taken = self.beats.valid & core.beats.ready
         with m.FSM(name="kmac"):
             with m.State("PASS"):
                 on_init()
@@ -129,15 +129,15 @@ class KmacCore(wiring.Component):
                 m.d.comb += self.busy.eq(1)
                 with m.If(taken):
                     m.d.sync += idx.eq(idx + 1)
-                    with m.If(self.in_last):
+                    with m.If(self.beats.payload.last):
                         m.next = "PASS"         # ended inside the prefix: no key block
                     with m.Elif(idx == last_idx):
                         m.d.sync += idx.eq(0)
                         m.next = "KEY"
             with m.State("KEY"):
-                m.d.comb += [self.busy.eq(1), self.in_ready.eq(0), core.in_valid.eq(1),
-                             core.in_data.eq(key_r.data), core.in_nbytes.eq(4), core.in_last.eq(0)]
-                with m.If(core.in_ready):
+                m.d.comb += [self.busy.eq(1), self.beats.ready.eq(0), core.beats.valid.eq(1),
+                             core.beats.payload.data.eq(key_r.data), core.beats.payload.nbytes.eq(4), core.beats.payload.last.eq(0)]
+                with m.If(core.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     with m.If(idx == last_idx):
                         m.next = "PASS"

@@ -12,7 +12,7 @@ Theory of operation
 
 Datapath (w = the word size, 32 or 64; P = w / 32 beat words per message word)::
 
-    in_data --(mask, 0x80 marker, byte swap)--+
+    beat data --(mask, 0x80 marker, byte swap)+
     padding FSM (0x80 word, zeros, length) ---+--> buf[0..16P-1] --(load)--> W[0..15]
                                                    32-bit input                w-bit message
                                                    shift register              schedule window
@@ -23,12 +23,12 @@ Datapath (w = the word size, 32 or 64; P = w / 32 beat words per message word)::
 
 * Input buffer: ``buf`` is a shift register of 16P 32-bit words. Every accepted beat (and
   every word the padding logic makes) is shifted in at the top; after 16P pushes ``buf[0]``
-  holds the block's first 32 bits and ``fill`` = 16P ("full", ``in_ready`` = 0). Message
+  holds the block's first 32 bits and ``fill`` = 16P ("full", ``beats.ready`` = 0). Message
   word i is ``buf[Pi..Pi+P-1]``, most significant half first (SHA-2 is big-endian).
   Bytes arrive little-endian packed (first byte in bits 7:0), so each beat is
   byte-swapped on the way in.
-* Padding is made in hardware from the byte count. The last beat (``in_last``) is
-  masked to ``in_nbytes`` bytes and, if it has room, gets the 0x80 marker byte; if it
+* Padding is made in hardware from the byte count. The last beat (``last``) is
+  masked to ``nbytes`` bytes and, if it has room, gets the 0x80 marker byte; if it
   is full, the padding FSM pushes a 0x80000000 word. Then zero words follow until the
   length field's 2P words remain (64 bits for SHA-256, 128 for SHA-512): the bit length
   (``count`` * 8), most significant word first (states ZEROS, LENGTH_MID, LENGTH_LO).
@@ -62,7 +62,7 @@ Where the clocks go, beats offered on every clock from clock 0, N blocks::
     clocks 0..16P-1   16P beats fill buf (the compressor is idle)
     clock  16P        buf -> W (idle start: the only clock not hidden later)
     then              rounds 0..R-1 of block 0; buf takes block 1 meanwhile, then
-                      in_ready = 0 until the last round frees it
+                      beats.ready = 0 until the last round frees it
     ...
     busy = 0 (and done = 1 if the message ended) on clock R*N + 16P + 1 (folded),
     (R+1)*N + 16P + 1 (basic): SHA-256 64*N + 17, SHA-512 80*N + 33 (folded). The
@@ -70,9 +70,9 @@ Where the clocks go, beats offered on every clock from clock 0, N blocks::
     whose words are made while the previous block compresses.
 
 Status: ``busy`` = a block is compressing or updating, ``buf`` holds words, or the
-message has ended (``in_last`` accepted) and its digest is not yet ready. ``done`` is
+message has ended (``last`` accepted) and its digest is not yet ready. ``done`` is
 set on the clock the final block's H update completes, cleared by ``init`` or an
-accepted beat. ``in_ready`` = buffer not full and no message end in progress.
+accepted beat. ``beats.ready`` = buffer not full and no message end in progress.
 
 Context (registered read, one clock latency; writes only while ``busy`` = 0): the
 8P words of H0..H7, each 64-bit H as its high then its low 32 bits, byte-swapped (memory
@@ -201,20 +201,20 @@ class SHA2Core(wiring.Component):
 
         m.d.comb += [
             buf_full.eq(fill == N),
-            self.in_ready.eq(msg_open & ~buf_full),
-            beat.eq(self.in_valid & self.in_ready),
+            self.beats.ready.eq(msg_open & ~buf_full),
+            beat.eq(self.beats.valid & self.beats.ready),
             ending.eq(last if folded else updating),
             start.eq(buf_full & (ending | ~(running | updating))),
             self.busy.eq(running | updating | (fill != 0) | ~msg_open),
             self.done.eq(done),
         ]
 
-        # ---- input word: keep in_nbytes bytes, add the 0x80 marker after the last one -
-        n = self.in_nbytes
+        # ---- input word: keep nbytes bytes, add the 0x80 marker after the last one -
+        n = self.beats.payload.nbytes
         in_bytes = []
         for j in range(4):
-            data_byte = self.in_data[8 * j:8 * j + 8]
-            marker = Mux((n == j) & self.in_last, 0x80, 0x00)
+            data_byte = self.beats.payload.data[8 * j:8 * j + 8]
+            marker = Mux((n == j) & self.beats.payload.last, 0x80, 0x00)
             in_bytes.append(Mux(n > j, data_byte, marker))
         beat_word = Cat(*reversed(in_bytes))        # first byte -> bits 31:24
 
@@ -230,7 +230,7 @@ class SHA2Core(wiring.Component):
         with m.FSM(name="pad") as pad_fsm:
             with m.State("MESSAGE"):
                 m.d.comb += [push.eq(beat), push_word.eq(beat_word)]
-                with m.If(beat & self.in_last):
+                with m.If(beat & self.beats.payload.last):
                     with m.If(n == 4):
                         m.next = "MARKER"       # no room for 0x80 in the last beat
                     with m.Else():

@@ -153,12 +153,12 @@ class HmacCore(wiring.Component):
 
         def inject(word, last=0):
             """Give the core `word` as a beat this clock; the caller's beats wait."""
-            m.d.comb += [core.in_valid.eq(1), core.in_data.eq(word), core.in_nbytes.eq(4),
-                         core.in_last.eq(last), self.in_ready.eq(0)]
+            m.d.comb += [core.beats.valid.eq(1), core.beats.payload.data.eq(word), core.beats.payload.nbytes.eq(4),
+                         core.beats.payload.last.eq(last), self.beats.ready.eq(0)]
 
         def internal():
             """A phase the caller must not see into: busy, no digest, no beats."""
-            m.d.comb += [self.busy.eq(1), self.done.eq(0), self.in_ready.eq(0)]
+            m.d.comb += [self.busy.eq(1), self.done.eq(0), self.beats.ready.eq(0)]
 
         def on_init():
             # The frontend only inits an idle core (PASS, or MSG at a block boundary).
@@ -174,14 +174,14 @@ class HmacCore(wiring.Component):
             with m.State("IPAD"):
                 internal()
                 inject(k0 ^ IPAD)
-                with m.If(core.in_ready):
+                with m.If(core.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     with m.If(idx == nkey - 1):
                         m.next = "MSG"
             with m.State("MSG"):
                 m.d.comb += self.done.eq(0)
                 on_init()
-                with m.If(self.in_valid & core.in_ready & self.in_last):
+                with m.If(self.beats.valid & core.beats.ready & self.beats.payload.last):
                     m.next = "INNER"
             with m.State("INNER"):
                 internal()
@@ -203,7 +203,7 @@ class HmacCore(wiring.Component):
             with m.State("OPAD"):
                 internal()
                 inject(k0 ^ OPAD)
-                with m.If(core.in_ready):
+                with m.If(core.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     with m.If(idx == nkey - 1):
                         m.d.sync += idx.eq(0)
@@ -214,7 +214,7 @@ class HmacCore(wiring.Component):
                 internal()
                 final = idx == _by_mode(sub, [n - 1 for n in self.digest_words])
                 inject(inner[0], last=final)
-                with m.If(core.in_ready):
+                with m.If(core.beats.ready):
                     m.d.sync += idx.eq(idx + 1)
                     m.d.sync += [inner[i].eq(inner[i + 1]) for i in range(ncap - 1)]
                     with m.If(final):
