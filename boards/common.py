@@ -66,6 +66,9 @@ def base_parser(description, default_out, board):
     p.add_argument("--boot-min-version", type=int, default=hashspec.BOOT_MIN_VERSION,
                    help="the oldest image version the ROM runs (anti-rollback, docs/integrity.md; "
                         f"default {hashspec.BOOT_MIN_VERSION})")
+    p.add_argument("--measure", action=argparse.BooleanOptionalAction, default=True,
+                   help="the measurement register (measured boot, docs/integrity.md): --no-measure "
+                        "leaves it and its ~2,500 LUTs out; the ROM and `measure` then say there is none")
     p.add_argument("--output-dir", default=default_out, help=f"build directory (default: {os.path.relpath(default_out, TOP)})")
     # As LiteX's targets: program the board after the build, or without one (boards/prog.py).
     act = p.add_mutually_exclusive_group()
@@ -85,7 +88,8 @@ def program(board, args):
 
 def soc_kwargs(args):
     """HashSoC keyword arguments from the common options."""
-    kw = {"uart_baudrate": int(args.uart_baudrate), "boot_min_version": args.boot_min_version}
+    kw = {"uart_baudrate": int(args.uart_baudrate), "boot_min_version": args.boot_min_version,
+          "with_measure": args.measure}
     if args.bios:
         kw["integrated_rom_init"] = os.path.abspath(args.bios)
     return kw

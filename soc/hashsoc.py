@@ -45,7 +45,7 @@ class HashSoC(SoCCore):
     csr_map = {"cpu": 0, "ctrl": 1, "identifier_mem": 2, "uart": 3, "soc_id": 4}
 
     def __init__(self, platform, sys_clk_freq, ident="HashSoC", boot_min_version=hashspec.BOOT_MIN_VERSION,
-                 with_measure=False, **kwargs):
+                 with_measure=True, **kwargs):
         kwargs.setdefault("cpu_type", "vexriscv")
         kwargs.setdefault("cpu_variant", "linux")
         kwargs.setdefault("uart_name", "serial")
@@ -64,8 +64,8 @@ class HashSoC(SoCCore):
         self.soc_id = SoCIdentity()
         # The measurement register (gateware/measure.py): the ROM extends it with the
         # kernel's digest, the kernel with the manifest's (docs/integrity.md, "Measured boot").
-        # litex_sim only for now: with its SHA-256 core the ULX3S missed 60 MHz at every
-        # placement seed tried (53.4 MHz at seed 2; docs/boards.md, "Timing status").
+        # On every target; `with_measure=False` (the boards' --no-measure) leaves it out,
+        # for a build that must save its ~2,500 LUTs, and then the ROM and `measure` say so.
         if with_measure:
             self.measure = MeasurementRegister(platform)
 

@@ -78,7 +78,6 @@ class SimHashSoC(HashSoC):
             # rewrites; it also tells the BIOS not to memtest (and so clobber) main RAM.
             integrated_main_ram_size=MAIN_RAM_SIZE,
             integrated_main_ram_init=[0],
-            with_measure=True,
         )
         self.add_constant("ROM_BOOT_ADDRESS", MAIN_RAM_BASE)
         self.add_config("BIOS_NO_DELAYS")
