@@ -370,7 +370,8 @@ def write_docs(data):
     plot({t: data["targets"][t] for t in TARGETS if t in data["targets"]}, os.path.join(DOCS, "bench.png"))
     with open(os.path.join(DOCS, "bench.md"), "w") as f:
         f.write(render(data))
-    print("wrote docs/bench.md, docs/bench.json, docs/bench.png")
+    print("wrote docs/bench.md, docs/bench.json, docs/bench.png; the prose that quotes them: "
+          ".venv/bin/python tests/docquotes.py lists what drifted, --fix rewrites it")
 
 
 def render(data):

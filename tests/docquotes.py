@@ -8,10 +8,13 @@ import importlib.util
 import json
 import os
 import re
-
-from gateware import hashspec
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if __name__ == "__main__":      # run as a script (--fix, below): the tree's packages
+    sys.path.insert(0, ROOT)
+
+from gateware import hashspec  # noqa: E402
 
 
 def read(path):
@@ -279,3 +282,64 @@ def nearest_line(body, text):
     lines = body.splitlines()
     score = [len(words & set(re.findall(token, line))) for line in lines]
     return score.index(max(score)) + 1
+
+
+NUMBER = r"\d[\d.,]*\d|\d"
+
+
+def fix_quotes(quotes, root=ROOT):
+    """Bring drifted quotes in line: each quote check_quotes would name is looked for in its
+    doc by its words alone (figures free, any whitespace between words), and where exactly
+    one passage matches, only its figures are replaced by the JSON's. Returns the quotes
+    left as they were (none or several passages matched: fix those by hand). `root`: the tree
+    whose docs are read and written."""
+    left = []
+    for doc, text in quotes:
+        with open(os.path.join(root, doc), encoding="utf-8") as f:
+            body = f.read()
+        if text in body or " ".join(text.split()) in " ".join(body.split()):
+            continue
+        parts = re.split(f"({NUMBER})", text)
+        pattern = "".join(f"({NUMBER})" if i % 2 else r"\s+".join(re.escape(w) for w in part.split(" "))
+                          for i, part in enumerate(parts))
+        found = list(re.finditer(pattern, body))
+        if len(found) != 1:
+            left.append((doc, text, len(found)))
+            continue
+        m, figures = found[0], parts[1::2]
+        pieces, at = [], m.start()
+        for group, figure in enumerate(figures, 1):
+            pieces += [body[at:m.start(group)], figure]
+            at = m.end(group)
+        body = body[:m.start()] + "".join(pieces) + body[at:]
+        with open(os.path.join(root, doc), "w", encoding="utf-8") as f:
+            f.write(body)
+    return left
+
+
+def main(argv=None):
+    """.venv/bin/python tests/docquotes.py [--fix] [--serialboot JSON ...]: after `make
+    bench` (and a twin's serial boot), list the docs' quotes that differ from the JSONs, or
+    with --fix put the JSONs' figures into the sentences that quote them."""
+    import argparse
+    p = argparse.ArgumentParser(description=main.__doc__)
+    p.add_argument("--fix", action="store_true", help="rewrite the drifted figures (else only list them)")
+    p.add_argument("--serialboot", nargs="*", default=[], metavar="JSON",
+                   help="a twin's serialboot.json (build/<board>-twin/serialboot.json)")
+    args = p.parse_args(argv)
+    quotes = bench_quotes() + twin_quotes()
+    for path in args.serialboot:
+        with open(path) as f:
+            quotes += serialboot_quotes(json.load(f))
+    if not args.fix:
+        bad = check_quotes(quotes)
+        print("\n".join(bad) or "every quote stands")
+        return 1 if bad else 0
+    left = fix_quotes(quotes)
+    for doc, text, n in left:
+        print(f"{doc}: {n} passages match {text!r}: fix it by hand")
+    return 1 if left else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

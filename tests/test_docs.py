@@ -20,7 +20,7 @@ import pytest
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from docquotes import (ROOT, bench_quotes, check_quotes, load_script, read,  # noqa: E402
+from docquotes import (ROOT, bench_quotes, check_quotes, fix_quotes, load_script, read,  # noqa: E402
                        serialboot_quotes, twin_quotes)
 sys.path.insert(0, ROOT)
 from boards import TWIN_BOARDS  # noqa: E402
@@ -316,6 +316,22 @@ def test_the_placer_trial_is_quoted_from_fpga_json():
 
 def test_quoted_bench_figures_match_bench_json():
     fail_if(check_quotes(bench_quotes()), "figures typed into the docs that differ from docs/bench.json")
+
+
+def test_the_quote_fixer_puts_back_what_drifted(tmp_path):
+    """tests/docquotes.py --fix: a doc whose quoted figures drifted (here: changed on purpose
+    in a copy) gets the JSON's figures back, and nothing else in it changes."""
+    quotes = [q for q in bench_quotes() if q[0] == "docs/keccak.md"]
+    good = open(os.path.join(ROOT, "docs/keccak.md"), encoding="utf-8").read()
+    drifted = good
+    for _, text in quotes[:3]:
+        figure = re.search(r"\d[\d,]*\d", text).group()
+        drifted = drifted.replace(text, text.replace(figure, str(int(figure.replace(",", "")) + 7), 1))
+    assert drifted != good
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/keccak.md").write_text(drifted, encoding="utf-8")
+    assert fix_quotes(quotes, root=tmp_path) == []
+    assert (tmp_path / "docs/keccak.md").read_text(encoding="utf-8") == good
 
 
 def test_quoted_twin_figures_match_bench_json():
