@@ -7,38 +7,61 @@ measurement (the digest of what it is about to hand control to), and the registe
 
     value := SHA-256(value || measurement)
 
-computed by its own SHA-256 core (gateware/sha256/core.py: not the engine, which software
-drives). No write sets the value; only a reset clears it. So a value read later names the
+computed by a SHA-256 of its own (below: not the engine, which software drives). No write sets the value; only a reset clears it. So a value read later names the
 whole chain of measurements since reset, in order: whoever ran in between could add to it
 but not take anything back. The ROM extends it with the kernel image's digest before the
 jump, the kernel with the manifest's; scripts/measure.py computes the expected value from
 the build's files.
 
-Small on purpose (the boards' LUTs are scarce): nothing holds the 64-byte message. On
-`start` the core is opened and fed the value's 8 words from the value register itself;
-then software hands over the measurement a word at a time (`push` with `data`, while `want`
-says a word is taken), each going straight into the core; the 8th ends the message. The
-digest is read back into the value word by word. One word of the value is readable at a
-time (`sel` -> `word`), and `word` reads 0 while an extend runs, so no half-written value
-is ever seen. A `push` when `want` is 0, or a `start` while busy, is ignored.
+Small on purpose (the boards' LUTs are scarce), so it has a SHA-256 of its own that does
+only this: one message of exactly 64 bytes (value || measurement), whose second block, the
+padding, is a constant. Nothing holds the message: the value's 8 words are the first block's
+words 0-7, taken from the value register round by round, and software hands the measurement
+over a word at a time (`push` with `data`, while `want` says a word is taken), each taken as
+word 8-15 of the block in its round; the 8th ends the message. The value register is also
+the chaining value: block 1 starts from the IV, and its result IV + state goes into the value
+(the old value was used up in rounds 0-7) and into the working state at once; block 2 (the
+padding's words, constants) adds onto it, and what stands in the value then is the digest.
+Each feed-forward is word-serial: the state and the value rotate by a word a clock through
+one 32-bit adder, so the datapath is one round, the message schedule's 16-word window, the
+working state and the value: no block buffer, no context port, no modes. Alone on ECP5
+(`yosys synth_ecp5`) it is 1,674 LUT4 + 99 CCU2C and 1,068 FF, where the register built
+around the engines' SHA-256 core (gateware/sha256/core.py) was 2,489 + 230 and 1,976.
+One word of the value is readable at a time (`sel` -> `word`), and `word` reads 0 while an
+extend runs, so no half-written value is ever seen. A `push` when `want` is 0, or a `start`
+while busy, is ignored.
 
 `MeasureCore` is the wide-interface core (Amaranth); `MeasurementRegister`
 (gateware/measure_wrapper.py) its LiteX wrapper with the CSRs. Clock budget of an extend,
-with the words pushed as fast as the core takes them: 8 clocks to feed the value, 8 beats
-of the measurement, the two blocks (the 64-byte message, then the padding block: 2 x 64
-clocks, folded), 9 clocks to read the digest back: about 160 clocks from `start`, during
-which `busy` reads 1. Software's pushes through the CSR bus add their own clocks.
+with the words pushed as fast as the core takes them: 64 rounds of block 1 (rounds 8-15
+each take a pushed word), 8 clocks of feed-forward, 64 rounds of block 2, 8 more: 144 clocks
+after the one of `start`, during which `busy` reads 1 (tests/test_measure.py counts them). Software's pushes through the CSR bus add their
+own clocks.
 """
 
 import os
 
-from amaranth import Module, Mux, Signal
+from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .sha256.core import SHA256Core
+from .sha2.constants import IV, K256
 
 WORDS = 8          # 32-bit words of the value and of a measurement
+
+
+# The second block of every extend: the padding of a 64-byte message (FIPS 180-4 5.1.1:
+# the 0x80 byte, zeros, the bit length 512), as SHA-256 words.
+PAD_BLOCK = [0x80000000] + [0] * 14 + [8 * 64]
+
+
+def _rotr(x, n):
+    return x.rotate_right(n)
+
+
+def _swap(x):
+    """A word's bytes reversed: the ports' little-endian packing <-> SHA-256's big-endian words."""
+    return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
 
 
 class MeasureCore(wiring.Component):
@@ -58,55 +81,83 @@ class MeasureCore(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.sha = sha = SHA256Core(variant="folded")
-        value = Signal(32 * WORDS)
-        idx = Signal(range(WORDS + 1))
-        m.d.comb += [sha.mode.eq(0), sha.beats.payload.nbytes.eq(4), sha.squeeze.eq(0),
-                     sha.ctx_we.eq(0), sha.key_we.eq(0), sha.ctx_wdata.eq(0)]
-        # No half-written value is ever seen: 0 while an extend runs.
-        m.d.comb += self.word.eq(Mux(self.busy, 0, value.word_select(self.sel, 32)))
+        # The value as SHA-256 words (H0..H7, big-endian); the ports see each byte-swapped.
+        value = [Signal(32, name=f"value{i}") for i in range(WORDS)]
+        # The working state a..h; it holds the IV whenever no extend runs (from reset, and
+        # put back by the last feed-forward), so an extend starts with no load.
+        s = [Signal(32, name=f"s{i}", init=iv) for i, iv in enumerate(IV["SHA256"])]
+        w = [Signal(32, name=f"w{i}") for i in range(16)]           # W[t-16] .. W[t-1]
+        t = Signal(6)               # round
+        k = Signal(3)               # feed-forward step: word 7 - k
+        second = Signal()           # block 2: the padding
+        # One read multiplexer for both: software's `sel` while idle, the round's word of the
+        # first block while busy (when `word` reads 0 anyway).
+        rd = Signal(32)
+        m.d.comb += [rd.eq(Array(value)[Mux(self.busy, t[:3], self.sel)]),
+                     self.word.eq(Mux(self.busy, 0, _swap(rd)))]
 
+        # One round (FIPS 180-4 6.2.2), with W[t] from the message or the schedule.
+        a, b, c, d, e, f, g, h = s
+        msg = Signal(32)
+        with m.If(second):
+            m.d.comb += msg.eq(Array(Const(x, 32) for x in PAD_BLOCK)[t[:4]])
+        with m.Elif(t < WORDS):
+            m.d.comb += msg.eq(rd)
+        with m.Else():
+            m.d.comb += msg.eq(_swap(self.data))
+        sched = Signal(32)
+        m.d.comb += sched.eq((_rotr(w[14], 17) ^ _rotr(w[14], 19) ^ (w[14] >> 10)) + w[9] +
+                             (_rotr(w[1], 7) ^ _rotr(w[1], 18) ^ (w[1] >> 3)) + w[0])
+        wt = Mux(t < 16, msg, sched)
+        t1 = Signal(32)
+        t2 = Signal(32)
+        m.d.comb += [
+            t1.eq(h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                  Array(Const(x, 32) for x in K256)[t] + wt),
+            t2.eq((_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))),
+        ]
+        # Rounds 8-15 of block 1 wait for software's word.
+        waits = ~second & (t >= WORDS) & (t < 16)
+
+        # Both the rounds and the feed-forward move the state the same way (b := a, ...,
+        # h := g), so only a and e choose their input: the state is a shift register.
+        shift = Signal()
+        with m.If(shift):
+            m.d.sync += [x.eq(y) for x, y in zip(s[1:], s[:-1]) if x is not e]
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(self.start):
-                    m.d.sync += idx.eq(0)
-                    m.d.comb += sha.init.eq(1)
-                    m.next = "VALUE"
-            with m.State("VALUE"):
-                # The value's words first: the message is value || measurement.
-                m.d.comb += [self.busy.eq(1), sha.beats.valid.eq(1),
-                             sha.beats.payload.data.eq(value.word_select(idx[:3], 32))]
-                with m.If(sha.beats.ready):
-                    m.d.sync += idx.eq(idx + 1)
-                    with m.If(idx == WORDS - 1):
-                        m.d.sync += idx.eq(0)
-                        m.next = "MEASUREMENT"
-            with m.State("MEASUREMENT"):
-                # Software's words go straight into the core: `want` is the core's
-                # beats.ready, so a word pushed when it is 0 is dropped, never half taken.
-                m.d.comb += [self.busy.eq(1), self.want.eq(sha.beats.ready),
-                             sha.beats.valid.eq(self.push), sha.beats.payload.data.eq(self.data),
-                             sha.beats.payload.last.eq(idx == WORDS - 1)]
-                with m.If(self.push & sha.beats.ready):
-                    m.d.sync += idx.eq(idx + 1)
-                    with m.If(idx == WORDS - 1):
-                        m.next = "HASH"
-            with m.State("HASH"):
-                m.d.comb += self.busy.eq(1)
-                with m.If(sha.done):
-                    m.d.sync += idx.eq(0)
-                    m.next = "READ"
-            with m.State("READ"):
-                # The context read has one clock of latency: word idx-1 arrives while idx
-                # is asked for. The value's words are overwritten only now, after the core
-                # has taken them.
-                m.d.comb += [self.busy.eq(1), sha.ctx_addr.eq(idx)]
-                m.d.sync += idx.eq(idx + 1)
-                with m.If(idx != 0):
-                    m.d.sync += value.word_select((idx - 1)[:3], 32).eq(sha.ctx_rdata)
-                with m.If(idx == WORDS):
-                    m.d.sync += self.count.eq(self.count + 1)
-                    m.next = "IDLE"
+                    m.d.sync += [t.eq(0), second.eq(0)]
+                    m.next = "ROUNDS"
+            with m.State("ROUNDS"):
+                m.d.comb += [self.busy.eq(1), self.want.eq(waits)]
+                with m.If(~waits | self.push):
+                    m.d.comb += shift.eq(1)
+                    m.d.sync += [a.eq(t1 + t2), e.eq(d + t1), t.eq(t + 1)]
+                    m.d.sync += [x.eq(y) for x, y in zip(w, w[1:])] + [w[15].eq(wt)]
+                    with m.If(t == 63):
+                        m.d.sync += k.eq(0)
+                        m.next = "FEED"
+            with m.State("FEED"):
+                # value[i] := H[i] + state[i], a word a clock from h to a: the state and the
+                # value turn by one word a clock, so h and value[7] are the pair added and the
+                # sum enters at a and at value[0]; after 8 clocks both are back in order.
+                # Block 1's H is the IV (the value's old words were used up in rounds 0-7);
+                # its sum also starts block 2's state. Block 2's sum is the new value, and
+                # the state gets the IV back for the next extend.
+                m.d.comb += [self.busy.eq(1), shift.eq(1)]
+                iv = Array(Const(x, 32) for x in reversed(IV["SHA256"]))[k]
+                total = Signal(32)
+                m.d.comb += total.eq(Mux(second, value[-1], iv) + h)
+                m.d.sync += [x.eq(y) for x, y in zip(value[1:], value[:-1])] + [value[0].eq(total)]
+                m.d.sync += [a.eq(Mux(second, iv, total)), e.eq(d), k.eq(k + 1)]
+                with m.If(k == WORDS - 1):
+                    m.d.sync += [second.eq(~second), t.eq(0)]
+                    with m.If(second):
+                        m.d.sync += self.count.eq(self.count + 1)
+                        m.next = "IDLE"
+                    with m.Else():
+                        m.next = "ROUNDS"
         return m
 
 
@@ -117,7 +168,7 @@ def write_verilog(out_dir):
     top = "measure_core"
     path = os.path.join(out_dir, f"{top}.v")
     stamp = path + ".stamp"
-    tag = source_digest(["gateware/measure.py", "gateware/sha256"], top)
+    tag = source_digest(["gateware/measure.py", "gateware/sha2/constants.py"], top)
     os.makedirs(out_dir, exist_ok=True)
     if is_current(stamp, tag, path):
         return path, top
