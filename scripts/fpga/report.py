@@ -866,7 +866,8 @@ def render_arty(data, names):
                  "CARRY4s in a row, each much faster than a LUT and its route). Block RAMs, DSPs and flip-flops "
                  "end a path; so does a module's boundary, so a path that runs CPU -> bus -> engine window is "
                  "counted in pieces. *top* is all the rest: bus, L2, LiteDRAM, DDR3 PHY, the engines' CSRs and "
-                 "LiteDRAM ports. A count of levels, not a delay: no routing, no fan-out.\n")
+                 "LiteDRAM ports, the measurement register (its core too: yosys flattens it). A count of "
+                 "levels, not a delay: no routing, no fan-out.\n")
         L.append("| module | LUT | FF | LUT levels | from | with carry | from |")
         L.append("|---|---:|---:|---:|---|---:|---|")
         for m in depth["modules"]:
@@ -1000,6 +1001,8 @@ def main():
         data["notes"] = args.note or old.get("notes", [])
         if old.get("ulx3s_seeds"):      # scripts/fpga/seeds.py's, kept until it runs again
             data["ulx3s_seeds"] = old["ulx3s_seeds"]
+        if old.get("ulx3s_placer_trial"):   # the record of a nextpnr option tried (docs/boards.md)
+            data["ulx3s_placer_trial"] = old["ulx3s_placer_trial"]
         carried = []
 
         def keep(section, tag, result):
