@@ -22,9 +22,12 @@ word 8-15 of the block in its round; the 8th ends the message. The value registe
 the chaining value: block 1 starts from the IV, and its result IV + state goes into the value
 (the old value was used up in rounds 0-7) and into the working state at once; block 2 (the
 padding's words, constants) adds onto it, and what stands in the value then is the digest.
-Each feed-forward is word-serial: the state and the value rotate by a word a clock through
-one 32-bit adder, so the datapath is one round, the message schedule's 16-word window, the
-working state and the value: no block buffer, no context port, no modes. Alone on ECP5
+A round takes two clocks, so that no clock carries more than one multi-operand add (in one
+clock, schedule and round in series ran at 53 MHz in the ULX3S SoC): T1 first, then a, e
+and the next message word. Each feed-forward is word-serial: the state and the value rotate
+by a word a clock through one 32-bit adder. So the datapath is one round, the message
+schedule's 16-word window, the working state and the value: no block buffer, no context
+port, no modes. Alone on ECP5
 (`yosys synth_ecp5`) it is 1,674 LUT4 + 99 CCU2C and 1,068 FF, where the register built
 around the engines' SHA-256 core (gateware/sha256/core.py) was 2,489 + 230 and 1,976.
 One word of the value is readable at a time (`sel` -> `word`), and `word` reads 0 while an
@@ -33,9 +36,10 @@ while busy, is ignored.
 
 `MeasureCore` is the wide-interface core (Amaranth); `MeasurementRegister`
 (gateware/measure_wrapper.py) its LiteX wrapper with the CSRs. Clock budget of an extend,
-with the words pushed as fast as the core takes them: 64 rounds of block 1 (rounds 8-15
-each take a pushed word), 8 clocks of feed-forward, 64 rounds of block 2, 8 more: 144 clocks
-after the one of `start`, during which `busy` reads 1 (tests/test_measure.py counts them). Software's pushes through the CSR bus add their
+with the words pushed as fast as the core takes them: a clock to put the block's first word
+in the schedule's window, 64 rounds of 2 clocks (rounds 7-14 of block 1 each take a pushed
+word), 8 clocks of feed-forward; twice: 274 clocks after the one of `start`, during which
+`busy` reads 1 (tests/test_measure.py counts them). Software's pushes through the CSR bus add their
 own clocks.
 """
 
@@ -90,54 +94,69 @@ class MeasureCore(wiring.Component):
         t = Signal(6)               # round
         k = Signal(3)               # feed-forward step: word 7 - k
         second = Signal()           # block 2: the padding
-        # One read multiplexer for both: software's `sel` while idle, the round's word of the
+        # One read multiplexer for both: software's `sel` while idle, the message word of the
         # first block while busy (when `word` reads 0 anyway).
         rd = Signal(32)
-        m.d.comb += [rd.eq(Array(value)[Mux(self.busy, t[:3], self.sel)]),
+        tn = Signal(6)              # the round whose message word is asked for (below)
+        m.d.comb += [rd.eq(Array(value)[Mux(self.busy, tn[:3], self.sel)]),
                      self.word.eq(Mux(self.busy, 0, _swap(rd)))]
 
-        # One round (FIPS 180-4 6.2.2), with W[t] from the message or the schedule.
+        # One round (FIPS 180-4 6.2.2) in two clocks, so no clock carries more than one
+        # multi-operand add: A registers T1 (with W[t], registered a round earlier), B makes
+        # a and e from it and shifts W[t+1] into the window (the message's word, or the
+        # schedule's from the window). w15 is W[t] during round t.
         a, b, c, d, e, f, g, h = s
         msg = Signal(32)
         with m.If(second):
-            m.d.comb += msg.eq(Array(Const(x, 32) for x in PAD_BLOCK)[t[:4]])
-        with m.Elif(t < WORDS):
+            m.d.comb += msg.eq(Array(Const(x, 32) for x in PAD_BLOCK)[tn[:4]])
+        with m.Elif(tn < WORDS):
             m.d.comb += msg.eq(rd)
         with m.Else():
             m.d.comb += msg.eq(_swap(self.data))
         sched = Signal(32)
         m.d.comb += sched.eq((_rotr(w[14], 17) ^ _rotr(w[14], 19) ^ (w[14] >> 10)) + w[9] +
                              (_rotr(w[1], 7) ^ _rotr(w[1], 18) ^ (w[1] >> 3)) + w[0])
-        wt = Mux(t < 16, msg, sched)
         t1 = Signal(32)
         t2 = Signal(32)
-        m.d.comb += [
-            t1.eq(h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) +
-                  Array(Const(x, 32) for x in K256)[t] + wt),
-            t2.eq((_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))),
-        ]
-        # Rounds 8-15 of block 1 wait for software's word.
-        waits = ~second & (t >= WORDS) & (t < 16)
+        m.d.comb += t2.eq((_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c)))
+        # Words 8-15 of block 1 are software's: round t waits in B for word t+1.
+        waits = ~second & (tn >= WORDS) & (tn < 16)
 
         # Both the rounds and the feed-forward move the state the same way (b := a, ...,
         # h := g), so only a and e choose their input: the state is a shift register.
         shift = Signal()
         with m.If(shift):
             m.d.sync += [x.eq(y) for x, y in zip(s[1:], s[:-1]) if x is not e]
+
+        def window_in(word):
+            m.d.sync += [x.eq(y) for x, y in zip(w, w[1:])] + [w[15].eq(word)]
+
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += [t.eq(0), second.eq(0)]
-                    m.next = "ROUNDS"
-            with m.State("ROUNDS"):
-                m.d.comb += [self.busy.eq(1), self.want.eq(waits)]
+                    m.next = "PRIME"
+            with m.State("PRIME"):
+                # W[0] of the block into the window.
+                m.d.comb += [self.busy.eq(1), tn.eq(0)]
+                window_in(msg)
+                m.next = "A"
+            with m.State("A"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += t1.eq(h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                                  Array(Const(x, 32) for x in K256)[t] + w[15])
+                m.next = "B"
+            with m.State("B"):
+                m.d.comb += [self.busy.eq(1), tn.eq(t + 1), self.want.eq(waits)]
                 with m.If(~waits | self.push):
                     m.d.comb += shift.eq(1)
                     m.d.sync += [a.eq(t1 + t2), e.eq(d + t1), t.eq(t + 1)]
-                    m.d.sync += [x.eq(y) for x, y in zip(w, w[1:])] + [w[15].eq(wt)]
+                    window_in(Mux(tn < 16, msg, sched))
                     with m.If(t == 63):
                         m.d.sync += k.eq(0)
                         m.next = "FEED"
+                    with m.Else():
+                        m.next = "A"
             with m.State("FEED"):
                 # value[i] := H[i] + state[i], a word a clock from h to a: the state and the
                 # value turn by one word a clock, so h and value[7] are the pair added and the
@@ -157,7 +176,7 @@ class MeasureCore(wiring.Component):
                         m.d.sync += self.count.eq(self.count + 1)
                         m.next = "IDLE"
                     with m.Else():
-                        m.next = "ROUNDS"
+                        m.next = "PRIME"
         return m
 
 
