@@ -49,6 +49,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -60,7 +61,7 @@ sys.path.insert(0, TOP)
 
 from boards.common import DEFAULT_UART_BAUDRATE as BAUD  # noqa: E402  the board's, and the twin's line
 
-SMALL_FS_FILES = ["README", "user/_init", "user/_sh", "user/_ls", "user/_hash"]
+SMALL_FS_FILES = ["README", "user/_init", "user/_sh", "user/_ls", "user/_hash", "user/_measure"]
 # litex_term's serial-boot frame with --safe: length (1), CRC-16 (2), command (1), then a
 # 64-byte payload of address (4) and data (60). Without --safe litex_term first calibrates
 # and may send up to 251 data bytes a frame; the figures here are for --safe.
@@ -288,9 +289,15 @@ def main():
     fs = os.path.join(work, "fs.img")
     if args.fs == "small":
         fs_size = small_fs(xv6_build, fs)
+        manifest = os.path.join(work, "manifest")
     else:
         fs = os.path.join(xv6_build, "fs.img")
         fs_size = os.path.getsize(fs)
+        manifest = os.path.join(xv6_build, "manifest")
+    # The manifest the kernel measures at boot, kept beside the JSON: what the measurement
+    # register must say is computed from it and the kernel (scripts/measure.py).
+    kept_manifest = os.path.join(twin.build_dir, "serialboot.manifest")
+    shutil.copyfile(manifest, kept_manifest)
     images = os.path.join(work, "boot.json")
     header = os.path.join(xv6_build, "kernel.hdr")
     # The kernel last: litex_term jumps to the address of the last image. Its signed header
@@ -315,7 +322,7 @@ def main():
     term = None
     status = 1
     figures = {"board": args.board, "fs": args.fs, "fs_preloaded": args.preload_fs, "bytes": sizes, "wire_bytes": wire,
-               "frame_payload": payload}
+               "frame_payload": payload, "manifest": os.path.relpath(kept_manifest, TOP)}
     try:
         for _ in range(600):                    # serial2tcp listens once the model runs
             if listening(port):
@@ -358,7 +365,6 @@ def main():
         sim_log.seek(0)
         twin_out = sim_log.read()
         sim_log.close()
-        import shutil
         shutil.rmtree(cwd, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
     # The twin's UART line (boards/twin.py) loses a byte the SoC does not take in time.

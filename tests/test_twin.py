@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from docquotes import arty_console_block, check_quotes, serialboot_quotes  # noqa: E402
 from leveling import check_found  # noqa: E402
 from boards.a7phy_model import DEFAULT_WINDOWS  # noqa: E402
+from scripts import measure  # noqa: E402
 
 
 # What each board's twin must say about itself: the clock, the L2, main RAM, and the PHY
@@ -153,7 +154,7 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     assert r.returncode == 0, r.stdout[-3000:]
     fig = os.path.join(twin.build_dir, "serialboot.json")     # kept: docs/boards.md quotes it
     r = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "serialboot.py"), "--quiet", "--board", board,
-                        "--json", str(fig), "--timeout", "1800", "--preload-fs", "--cmd", "hash -p hw hello", "--cmd", "ls"],
+                        "--json", str(fig), "--timeout", "1800", "--preload-fs", "--cmd", "hash -p hw hello", "--cmd", "ls", "--cmd", "measure"],
                        capture_output=True, text=True, timeout=2400)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
     out = r.stdout
@@ -170,6 +171,13 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     assert "SHA-256 hash of 'hello': 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" in out
     assert re.search(r"^hash\s+2 \d+ \d+$", out, re.M), out[-2000:]
     f = json.load(open(fig))
+    # Measured boot on the board's SoC: the ROM's extend (the kernel), the kernel's (the RAM
+    # disk's manifest) and `measure` give what scripts/measure.py computes from those files.
+    kernel = open(os.path.join(targets.twin_of(board).xv6_build_dir, "kernel.bin"), "rb").read()
+    manifest = open(os.path.join(TOP, f["manifest"]), "rb").read()
+    value, n = measure.expected(kernel, manifest)
+    assert f"bootrom: measurement {measure.expected(kernel)[0].hex()} (1 extend)" in out, out[-5000:]
+    assert f"measurement {value.hex()} ({n} extends)" in out, out[-2000:]
     # On the wire: the header and the kernel (the RAM disk was preloaded), framed.
     assert f["fs_preloaded"] and f["bytes"]["kernel.bin"] > 30000
     assert f["wire_bytes"] > f["bytes"]["kernel.bin"] + f["bytes"]["kernel.hdr"]
