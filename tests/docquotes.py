@@ -263,11 +263,16 @@ def arty_console_block():
     return marked_block("docs/boards.md", "arty-console")
 
 
+def stands(text, body):
+    """The quote is in the doc, as typed or with its line breaks and spaces anywhere."""
+    return text in body or " ".join(text.split()) in " ".join(body.split())
+
+
 def check_quotes(quotes):
     bad = []
     for doc, text in quotes:
         body = read(doc)
-        if text in body or " ".join(text.split()) in " ".join(body.split()):
+        if stands(text, body):
             continue
         bad.append(f"{doc}:{nearest_line(body, text)}: the JSON says {text!r}")
     return bad
@@ -297,7 +302,7 @@ def fix_quotes(quotes, root=ROOT):
     for doc, text in quotes:
         with open(os.path.join(root, doc), encoding="utf-8") as f:
             body = f.read()
-        if text in body or " ".join(text.split()) in " ".join(body.split()):
+        if stands(text, body):
             continue
         parts = re.split(f"({NUMBER})", text)
         pattern = "".join(f"({NUMBER})" if i % 2 else r"\s+".join(re.escape(w) for w in part.split(" "))
