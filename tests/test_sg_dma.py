@@ -259,3 +259,70 @@ def test_descriptor_overhead():
     one, scattered = run(engine(SHA256, "stream"), body, stream=StreamRAM(latency=10, seed=1))
     print("descriptor overhead", one, scattered, (scattered - one) / 64)
     assert (scattered - one) / 64 <= 24, (one, scattered)
+
+
+@pytest.mark.parametrize("bad", ["empty", "outside", "wrapping"])
+def test_walker_alone_never_starts_a_bad_piece(bad):
+    """The walker by itself, with no frontend to abort it: a bad descriptor pulses its
+    error, the reader is never started on it, and the walker goes idle. (In the engine the
+    frontend's `kill` would also stop the reader, so the engine tests above cannot tell
+    whether the walker checks; this one can.)"""
+    from amaranth.sim import Simulator
+
+    from gateware.common.sglist import DescriptorWalker
+
+    piece = {"empty": (RAM_BASE + 0x100, 0), "outside": (RAM_BASE + RAM_SIZE - 4, 8),
+             "wrapping": (0xFFFF_FFF0, 0x20)}[bad]
+    descs = [(RAM_BASE + 0x100, 5), piece, (RAM_BASE + 0x200, 7)]
+    lst = RAM_BASE + 0x1000
+    words = {}
+    for i, (a, n) in enumerate(descs):
+        for w, f in enumerate(hashspec.SG_DESC):
+            words[lst // 4 + 2 * i + w] = a if f.name == "addr" else n
+    dut = DescriptorWalker(WINDOW)
+    seen = {"starts": [], "bad_list": 0, "bad_range": 0}
+
+    async def port(ctx):
+        # One answer per request, a clock after it is taken.
+        answer = None
+        async for _, _, valid, addr in ctx.tick().sample(dut.port.req_valid, dut.port.req_addr):
+            ctx.set(dut.port.resp_valid, answer is not None)
+            ctx.set(dut.port.resp_data, words.get(answer, 0) if answer is not None else 0)
+            answer = addr if valid else None
+            ctx.set(dut.port.req_ready, 1)
+
+    async def reader(ctx):
+        # The DMA reader stand-in: `r_done` a few clocks after each `r_start`.
+        while True:
+            _, _, start, addr, length = await ctx.tick().sample(dut.r_start, dut.r_addr, dut.r_length)
+            if start:
+                seen["starts"].append((addr, length))
+                await ctx.tick().repeat(3)
+                ctx.set(dut.r_done, 1)
+                await ctx.tick()
+                ctx.set(dut.r_done, 0)
+
+    async def tb(ctx):
+        ctx.set(dut.addr, lst)
+        ctx.set(dut.count, len(descs))
+        ctx.set(dut.last, 1)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        for _ in range(200):
+            await ctx.tick()
+            seen["bad_list"] += ctx.get(dut.bad_list)
+            seen["bad_range"] += ctx.get(dut.bad_range)
+            if not ctx.get(dut.busy):
+                break
+        seen["busy"] = ctx.get(dut.busy)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_process(port)
+    sim.add_process(reader)
+    sim.add_testbench(tb)
+    sim.run()
+    assert seen["starts"] == [descs[0]], seen
+    assert (seen["bad_list"], seen["bad_range"]) == ((1, 0) if bad == "empty" else (0, 1)), seen
+    assert not seen["busy"]
