@@ -98,16 +98,37 @@ class Target:
 
 
 class SimTarget(Target):
-    """litex_sim (soc/sim.py). The simulation ends when the firmware writes `sim_finish`."""
+    """litex_sim (soc/sim.py). The simulation ends when the firmware writes `sim_finish`.
+
+    `SimTarget(measure=False)` is the same SoC without the measurement register (the
+    boards' --no-measure), in build/sim-no-measure, its xv6 in os-port/build/litex-no-
+    measure: not one of TARGETS (no benchmark or user runs there), only the place where
+    the ROM's and the kernel's no-register branches are run (tests/test_bootrom.py)."""
 
     ends_itself = True
 
-    def __init__(self):
-        super().__init__("sim", "litex_sim", None)
+    def __init__(self, measure=True):
+        super().__init__("sim" if measure else "sim-no-measure",
+                         "litex_sim" if measure else "litex_sim without the measurement register", None)
+        self.measure = measure
+
+    @property
+    def build_dir(self):
+        from soc.sim import build_dir_of
+        return build_dir_of(self.measure)
+
+    def xv6_make_args(self):
+        return super().xv6_make_args() + ([] if self.measure else [f"B={self._xv6_b}"])
+
+    _xv6_b = "build/litex-no-measure"
+
+    @property
+    def xv6_build_dir(self):
+        return super().xv6_build_dir if self.measure else os.path.join(TOP, "os-port", self._xv6_b)
 
     def build(self, force=False):
         from soc import sim
-        return sim.build(self.engines, force=force)
+        return sim.build(self.engines, force=force, with_measure=self.measure)
 
     def run_command(self, images, bios="direct", uart="console"):
         """(argv, cwd) of a run of `images` in a run directory of its own: a .json {file:
@@ -117,7 +138,7 @@ class SimTarget(Target):
         from soc import sim
         if (bios, uart) != ("direct", "console"):
             raise ValueError("litex_sim has one BIOS, which boots the images in main RAM, and its console")
-        return sim.sim_command(images)
+        return sim.sim_command(images, build_dir=self.build_dir)
 
 
 class TwinTarget(Target):

@@ -66,11 +66,13 @@ SIM_IO = [
 
 
 class SimHashSoC(HashSoC):
-    def __init__(self, engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name):
+    def __init__(self, engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name,
+                 with_measure=True):
         platform = SimPlatform("SIM", list(SIM_IO))
         self.crg = CRG(platform.request("sys_clk"))
         HashSoC.__init__(self, platform, SYS_CLK_FREQ,
             ident="HashSoC simulation",
+            with_measure=with_measure,
             uart_name="sim",
             integrated_rom_size=0x10000,
             integrated_sram_size=0x2000,
@@ -176,32 +178,44 @@ def build_cached(build_dir, tag, make, force=False):
     return build_dir
 
 
-def _tag(engines, sha256_variant):
-    return source_tag((tuple(engines), sha256_variant))
+def build_dir_of(with_measure=True):
+    """build/sim; a SoC without the measurement register (`--no-measure`, the ROM's and
+    the kernel's no-register branches) is built beside it, in build/sim-no-measure."""
+    return BUILD_DIR if with_measure else BUILD_DIR + "-no-measure"
 
 
-def built(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name):
-    """Is build/sim up to date for these engines and sources?"""
-    return is_built(BUILD_DIR, _tag(engines, sha256_variant))
+def _tag(engines, sha256_variant, with_measure):
+    return source_tag((tuple(engines), sha256_variant) + (() if with_measure else ("no-measure",)))
 
 
-def build(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name, force=False):
+def built(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name, with_measure=True):
+    """Is build/sim (or build/sim-no-measure) up to date for these engines and sources?"""
+    return is_built(build_dir_of(with_measure), _tag(engines, sha256_variant, with_measure))
+
+
+def build(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name, force=False,
+          with_measure=True):
     """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
+    build_dir = build_dir_of(with_measure)
+    name = os.path.basename(build_dir)
+
     def make():
         sim_config = SimConfig()
         sim_config.add_clocker("sys_clk", freq_hz=SYS_CLK_FREQ)
         sim_config.add_module("serial2console", "serial")
 
         def soc_and_verilog():
-            print(f"HashSoC for litex_sim, engines: {', '.join(engines) or 'none'}, into {BUILD_DIR}")
-            soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant)
-            builder = Builder(soc, output_dir=BUILD_DIR, compile_gateware=True, compile_software=True)
-            bios_step(builder, "sim: BIOS (picolibc, libbase, bios)", log("sim-bios"))
+            print(f"HashSoC for litex_sim, engines: {', '.join(engines) or 'none'}"
+                  f"{'' if with_measure else ', no measurement register'}, into {build_dir}")
+            soc = SimHashSoC(engines=tuple(engines), sha256_variant=sha256_variant, with_measure=with_measure)
+            builder = Builder(soc, output_dir=build_dir, compile_gateware=True, compile_software=True)
+            bios_step(builder, f"{name}: BIOS (picolibc, libbase, bios)", log(f"{name}-bios"))
             builder.build(sim_config=sim_config, run=False, interactive=False, jobs=2, opt_level="O3")
 
-        steps.run("sim: SoC and its Verilog (LiteX)", log("sim-gateware"), soc_and_verilog)
-        verilate(GATEWARE_DIR, "sim: Verilator model (gateware/obj_dir/Vsim)", log("sim-verilator"))
-    return build_cached(BUILD_DIR, _tag(engines, sha256_variant), make, force)
+        steps.run(f"{name}: SoC and its Verilog (LiteX)", log(f"{name}-gateware"), soc_and_verilog)
+        verilate(os.path.join(build_dir, "gateware"), f"{name}: Verilator model (gateware/obj_dir/Vsim)",
+                 log(f"{name}-verilator"))
+    return build_cached(build_dir, _tag(engines, sha256_variant, with_measure), make, force)
 
 
 def load_images(spec, base=MAIN_RAM_BASE):
@@ -247,7 +261,7 @@ def write_ram_init(images, path=None):
         f.write("\n".join(f"{w:08x}" for w in words) + "\n")
 
 
-def sim_command(ram_init, run_dir=None):
+def sim_command(ram_init, run_dir=None, build_dir=BUILD_DIR):
     """Prepare a run directory with this RAM image (load_images' spec, or [(file, address)]);
     return (argv, cwd) that run the simulator.
 
@@ -255,11 +269,12 @@ def sim_command(ram_init, run_dir=None):
     sim_main_ram.init), so simulations of different programs can run at the same time.
     """
     import tempfile
-    run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=BUILD_DIR)
-    link_run_dir(GATEWARE_DIR, run_dir, skip={"sim_main_ram.init"})
+    gateware_dir = os.path.join(build_dir, "gateware")
+    run_dir = run_dir or tempfile.mkdtemp(prefix="run-", dir=build_dir)
+    link_run_dir(gateware_dir, run_dir, skip={"sim_main_ram.init"})
     images = load_images(ram_init) if isinstance(ram_init, str) else ram_init
     write_ram_init(images, os.path.join(run_dir, "sim_main_ram.init"))
-    return [os.path.join(GATEWARE_DIR, "obj_dir", "Vsim")], run_dir
+    return [os.path.join(gateware_dir, "obj_dir", "Vsim")], run_dir
 
 
 def main():
@@ -270,17 +285,20 @@ def main():
     p.add_argument("--engines", default=",".join(DEFAULT_ENGINES["sim"]))
     p.add_argument("--sha256-variant", default=hashspec.variant("sha256").name,
                    choices=[v.name for v in hashspec.variants_of("sha256")])
+    p.add_argument("--no-measure", dest="measure", action="store_false",
+                   help="without the measurement register, in build/sim-no-measure (as the boards' --no-measure)")
     args = p.parse_args()
     engines = tuple(e for e in args.engines.split(",") if e)
-    if args.build_only and not args.rebuild and built(engines, args.sha256_variant):
-        steps.report("sim: SoC, BIOS, Verilator model", "up to date", where=steps.shown(BUILD_DIR))
+    build_dir = build_dir_of(args.measure)
+    if args.build_only and not args.rebuild and built(engines, args.sha256_variant, args.measure):
+        steps.report("sim: SoC, BIOS, Verilator model", "up to date", where=steps.shown(build_dir))
         return 0
-    build(engines, args.sha256_variant, force=args.rebuild)
+    build(engines, args.sha256_variant, force=args.rebuild, with_measure=args.measure)
     if args.build_only:
         return 0
     if not args.ram_init:
         p.error("--ram-init is required to run")
-    return run_console(*sim_command(args.ram_init))
+    return run_console(*sim_command(args.ram_init, build_dir=build_dir))
 
 
 def run_console(argv, cwd):

@@ -93,13 +93,18 @@ def images(build, tmp_path, attack=None):
     return [*extra, (str(h), signimage.header_address()), (str(k), BASE)]
 
 
-def run_until(argv, cwd, pattern, timeout):
-    """Run a prepared simulation until `pattern` shows (or it ends); its output so far."""
-    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+def run_until(argv, cwd, pattern, timeout, typed=None):
+    """Run a prepared simulation until `pattern` shows (or it ends); its output so far.
+    `typed`: a command line typed once at the shell's first prompt."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE if typed else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     out, end = b"", time.monotonic() + timeout
     try:
         while time.monotonic() < end and not re.search(pattern, out.decode(errors="replace")):
+            if typed and out.endswith(b"$ "):
+                proc.stdin.write(typed.encode() + b"\n")
+                proc.stdin.flush()
+                typed = None
             r, _, _ = select.select([proc.stdout], [], [], 1)
             if r:
                 chunk = os.read(proc.stdout.fileno(), 4096)
@@ -210,3 +215,22 @@ def test_measurement_is_the_hosts(platform):
     assert f"bootrom: measurement {after_rom.hex()} (1 extend)\n" in t, t[:3000]
     assert f"measure: manifest sha256 {hashlib.sha256(manifest).hexdigest()}\n" in t, t[:4000]
     assert outputs(t, ["measure"])["measure"].strip() == f"measurement {value.hex()} ({n} extends)"
+
+
+def test_without_the_register_the_rom_says_so_and_boots(tmp_path):
+    """A SoC built without the measurement register (--no-measure: soc/hashsoc.py's
+    with_measure=False) still verifies and boots its kernel; the ROM says it measured
+    nothing, and `measure` in xv6 says there is no register. On litex_sim only: the branch
+    is the ROM's and the kernel's, the same on every target."""
+    from boards.targets import SimTarget
+    t = SimTarget(measure=False)
+    t.build()
+    assert "CSR_MEASURE_BASE" not in open(os.path.join(t.generated_dir, "csr.h")).read()
+    build = make_xv6(t)
+    out = run_until(*t.run_command(images(build, tmp_path)), r"measure: no measurement register.*\n|REFUSED",
+                    300, typed="measure")
+    assert "bootrom: no measurement register: nothing measured\n" in out, out[-3000:]
+    n = os.path.getsize(os.path.join(build, "kernel.bin"))
+    assert re.search(rf"bootrom: image 0x40000000\+{n} version \d+ verified in \d+ clocks", out), out[-3000:]
+    assert "bootrom: measurement" not in out and "measure: manifest" not in out, out[-3000:]
+    assert BOOTED in out and "measure: no measurement register on this platform" in out, out[-3000:]
