@@ -7,8 +7,7 @@ measurement (the digest of what it is about to hand control to), and the registe
 
     value := SHA-256(value || measurement)
 
-computed by a SHA-256 of its own (below: not the engine, which software drives). No write
-sets the value; only a reset clears it. So a value read later names the
+computed by a SHA-256 of its own (below: not the engine, which software drives). No write sets the value; only a reset clears it. So a value read later names the
 whole chain of measurements since reset, in order: whoever ran in between could add to it
 but not take anything back. The ROM extends it with the kernel image's digest before the
 jump, the kernel with the manifest's; scripts/measure.py computes the expected value from
@@ -28,10 +27,9 @@ clock, schedule and round in series ran at 53 MHz in the ULX3S SoC): T1 first, t
 and the next message word. Each feed-forward is word-serial: the state and the value rotate
 by a word a clock through one 32-bit adder. So the datapath is one round, the message
 schedule's 16-word window, the working state and the value: no block buffer, no context
-port, no modes. Alone on ECP5 (`yosys synth_ecp5`) it is 1,578 LUT4 + 99 CCU2C and 1,101
-FF, where the register built around the engines' SHA-256 core (gateware/sha256/core.py) was
-2,489 + 230 and 1,976. The round's functions and constants are the SHA-2 core's
-(gateware/sha2/core.py: FAMILIES["sha256"], its sigmas, Ch, Maj, bswap32).
+port, no modes. Alone on ECP5
+(`yosys synth_ecp5`) it is 1,674 LUT4 + 99 CCU2C and 1,068 FF, where the register built
+around the engines' SHA-256 core (gateware/sha256/core.py) was 2,489 + 230 and 1,976.
 One word of the value is readable at a time (`sel` -> `word`), and `word` reads 0 while an
 extend runs, so no half-written value is ever seen. A `push` when `want` is 0, or a `start`
 while busy, is ignored.
@@ -41,18 +39,17 @@ while busy, is ignored.
 with the words pushed as fast as the core takes them: a clock to put the block's first word
 in the schedule's window, 64 rounds of 2 clocks (rounds 7-14 of block 1 each take a pushed
 word), 8 clocks of feed-forward; twice: 274 clocks after the one of `start`, during which
-`busy` reads 1 (tests/test_measure.py counts them). Software's pushes through the CSR bus
-add their own clocks.
+`busy` reads 1 (tests/test_measure.py counts them). Software's pushes through the CSR bus add their
+own clocks.
 """
 
 import os
 
-from amaranth import Array, Const, Module, Mux, Signal
+from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .sha2.constants import IV
-from .sha2.core import FAMILIES, Ch, Maj, _big_sigma, _small_sigma, bswap32
+from .sha2.constants import IV, K256
 
 WORDS = 8          # 32-bit words of the value and of a measurement
 
@@ -60,9 +57,15 @@ WORDS = 8          # 32-bit words of the value and of a measurement
 # The second block of every extend: the padding of a 64-byte message (FIPS 180-4 5.1.1:
 # the 0x80 byte, zeros, the bit length 512), as SHA-256 words.
 PAD_BLOCK = [0x80000000] + [0] * 14 + [8 * 64]
-SHA256 = FAMILIES["sha256"]
-Sigma0, Sigma1 = _big_sigma(SHA256.Sigma0), _big_sigma(SHA256.Sigma1)
-sigma0, sigma1 = _small_sigma(SHA256.sigma0), _small_sigma(SHA256.sigma1)
+
+
+def _rotr(x, n):
+    return x.rotate_right(n)
+
+
+def _swap(x):
+    """A word's bytes reversed: the ports' little-endian packing <-> SHA-256's big-endian words."""
+    return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
 
 
 class MeasureCore(wiring.Component):
@@ -87,7 +90,7 @@ class MeasureCore(wiring.Component):
         # The working state a..h; it holds the IV whenever no extend runs (from reset, and
         # put back by the last feed-forward), so an extend starts with no load.
         s = [Signal(32, name=f"s{i}", init=iv) for i, iv in enumerate(IV["SHA256"])]
-        w = [Signal(32, name=f"w{i}") for i in range(16)]           # W[t-15] .. W[t]
+        w = [Signal(32, name=f"w{i}") for i in range(16)]           # W[t-16] .. W[t-1]
         t = Signal(6)               # round
         k = Signal(3)               # feed-forward step: word 7 - k
         second = Signal()           # block 2: the padding
@@ -96,7 +99,7 @@ class MeasureCore(wiring.Component):
         rd = Signal(32)
         tn = Signal(6)              # the round whose message word is asked for (below)
         m.d.comb += [rd.eq(Array(value)[Mux(self.busy, tn[:3], self.sel)]),
-                     self.word.eq(Mux(self.busy, 0, bswap32(rd)))]
+                     self.word.eq(Mux(self.busy, 0, _swap(rd)))]
 
         # One round (FIPS 180-4 6.2.2) in two clocks, so no clock carries more than one
         # multi-operand add: A registers T1 (with W[t], registered a round earlier), B makes
@@ -109,12 +112,13 @@ class MeasureCore(wiring.Component):
         with m.Elif(tn < WORDS):
             m.d.comb += msg.eq(rd)
         with m.Else():
-            m.d.comb += msg.eq(bswap32(self.data))
+            m.d.comb += msg.eq(_swap(self.data))
         sched = Signal(32)
-        m.d.comb += sched.eq(sigma1(w[14]) + w[9] + sigma0(w[1]) + w[0])
+        m.d.comb += sched.eq((_rotr(w[14], 17) ^ _rotr(w[14], 19) ^ (w[14] >> 10)) + w[9] +
+                             (_rotr(w[1], 7) ^ _rotr(w[1], 18) ^ (w[1] >> 3)) + w[0])
         t1 = Signal(32)
         t2 = Signal(32)
-        m.d.comb += t2.eq(Sigma0(a) + Maj(a, b, c))
+        m.d.comb += t2.eq((_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c)))
         # Words 8-15 of block 1 are software's: round t waits in B for word t+1.
         waits = ~second & (tn >= WORDS) & (tn < 16)
 
@@ -139,7 +143,8 @@ class MeasureCore(wiring.Component):
                 m.next = "A"
             with m.State("A"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += t1.eq(h + Sigma1(e) + Ch(e, f, g) + Array(Const(x, 32) for x in SHA256.K)[t] + w[15])
+                m.d.sync += t1.eq(h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                                  Array(Const(x, 32) for x in K256)[t] + w[15])
                 m.next = "B"
             with m.State("B"):
                 m.d.comb += [self.busy.eq(1), tn.eq(t + 1), self.want.eq(waits)]
@@ -182,7 +187,7 @@ def write_verilog(out_dir):
     top = "measure_core"
     path = os.path.join(out_dir, f"{top}.v")
     stamp = path + ".stamp"
-    tag = source_digest(["gateware/measure.py", "gateware/sha2"], top)
+    tag = source_digest(["gateware/measure.py", "gateware/sha2/constants.py"], top)
     os.makedirs(out_dir, exist_ok=True)
     if is_current(stamp, tag, path):
         return path, top

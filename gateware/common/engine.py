@@ -247,8 +247,8 @@ class HashEngine(wiring.Component):
             m.d.sync += [self.s_ack.eq(1), self.s_dat_r.eq(0)]
 
         # A beat carrying `last` closes the message.
-        into_packer = packer.i_beats
-        with m.If(into_packer.valid & into_packer.ready & into_packer.payload.last):
+        pin = packer.i_beats
+        with m.If(pin.valid & pin.ready & pin.payload.last):
             m.d.sync += open_.eq(0)
 
         # ---- packer -> core ----

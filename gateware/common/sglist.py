@@ -8,9 +8,9 @@ DMA window, aligned) before `start`. For each descriptor the walker
 
     FETCH  reads its two words through the DMA reader's own read port (the reader is idle
            then, so the port is the walker's: no second bus master, no arbiter),
-    CHECK  tests the piece: length 0 (`bad_list`) or outside the DMA window (`bad_range`),
-    VERDICT a clock later, refuses a bad piece before any byte of it is read, so a bad
-           descriptor never makes the engine read outside main RAM,
+    CHECK  refuses a piece of length 0 (`bad_list`) or outside the DMA window (`bad_range`)
+           before any byte of it is read, so a bad descriptor never makes the engine read
+           outside main RAM,
     RUN    starts the reader on the piece (`last` only on the list's final piece, if the
            command has `last`) and waits for its `done`.
 
@@ -20,7 +20,7 @@ on. `abort` stops the walk; a request already presented is kept until taken and 
 walker stays busy until its answers are back (the read port's rules, gateware/common/dma.py).
 
 Clock budget per descriptor, on top of its bytes: two reads (on-chip RAM: ~4 clocks;
-LiteDRAM: its latency, ~10-12), a clock each of CHECK and VERDICT, and the reader's start and drain
+LiteDRAM: its latency, ~10-12), one clock of CHECK, and the reader's start and drain
 (~4): about 10-20 clocks per piece, under 0.5% of a 4 KiB page at ~1 byte/clock.
 In the SoC, with a core that outruns the memory (SHA3-256), docs/bench.md's `sg4096` and
 `sg512` rows differ by ~20 clocks per piece on the twin (core busy), this budget plus a
@@ -83,8 +83,6 @@ class DescriptorWalker(wiring.Component):
         pending = Signal()          # a request is presented and not yet taken
         d_addr = Signal(32)
         d_len = Signal(32)
-        empty = Signal()            # CHECK's verdict, for VERDICT: the piece has length 0
-        far = Signal()              # ... it leaves the DMA window
 
         m.d.comb += [
             self.port.req_addr.eq(ptr + sent),
@@ -122,27 +120,17 @@ class DescriptorWalker(wiring.Component):
                 with m.Elif(got + self.port.resp_valid == 2):
                     m.next = "CHECK"        # the second word is registered on this clock
             with m.State("CHECK"):
-                # The window test is a 33-bit add and two compares on the descriptor just
-                # read; acting on it in the same clock put it in front of `kill` and its
-                # fan-out to the reader and the walker, the ULX3S SoC's critical path at
-                # placement seed 1 (docs/boards.md, "Timing status"). So CHECK only
-                # registers the verdict and VERDICT acts on it a clock later.
-                m.d.comb += self.busy.eq(1)
-                m.d.sync += [empty.eq(d_len == 0), far.eq(outside(d_addr, d_len, self.dma_window))]
-                with m.If(self.abort):
-                    m.next = "IDLE"
-                with m.Else():
-                    m.next = "VERDICT"
-            with m.State("VERDICT"):
                 # The error pulses do not look at `abort`: the frontend drives `abort` from
                 # them (a false combinational loop otherwise).
+                bad_range = Signal()
                 m.d.comb += [
                     self.busy.eq(1),
+                    bad_range.eq(outside(d_addr, d_len, self.dma_window)),
                     self.bus_error.eq(err),
-                    self.bad_list.eq(~err & empty),
-                    self.bad_range.eq(~err & ~empty & far),
+                    self.bad_list.eq(~err & (d_len == 0)),
+                    self.bad_range.eq(~err & (d_len != 0) & bad_range),
                 ]
-                with m.If(self.abort | err | empty | far):
+                with m.If(self.abort | err | (d_len == 0) | bad_range):
                     m.next = "IDLE"
                 with m.Else():
                     m.d.comb += self.r_start.eq(1)
