@@ -106,6 +106,7 @@ class SimTarget(Target):
     the ROM's and the kernel's no-register branches are run (tests/test_bootrom.py)."""
 
     ends_itself = True
+    _xv6_b = "build/litex-no-measure"      # os-port/Makefile's B for the no-register SoC
 
     def __init__(self, measure=True):
         super().__init__("sim" if measure else "sim-no-measure",
@@ -119,8 +120,6 @@ class SimTarget(Target):
 
     def xv6_make_args(self):
         return super().xv6_make_args() + ([] if self.measure else [f"B={self._xv6_b}"])
-
-    _xv6_b = "build/litex-no-measure"
 
     @property
     def xv6_build_dir(self):
