@@ -56,7 +56,9 @@ DEFAULT_SYS_CLK = 60e6
 # the largest single item of CI's CPU time (issue 31). CI's bitstream is the check that
 # the sources still route; whether 60 MHz survives any placement is the five-seed table's.
 # The result is the same in every build tree: the device key is data, not logic.
-# 61.55 MHz with the placer's timing weight at 30 (DEFAULT_TIMING_WEIGHT, 2026-11-30).
+# 61.55 MHz with the placer's timing weight at 30 (DEFAULT_TIMING_WEIGHT, 2026-11-30);
+# 65.98 MHz with the measurement register and the streams (684e0e6), where registering
+# the descriptor walker's check took it to 51.96 (inside VexRiscv; taken back, 6df9974).
 DEFAULT_SEED = 4
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
