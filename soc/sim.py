@@ -195,7 +195,8 @@ def built(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha25
 
 def build(engines=DEFAULT_ENGINES["sim"], sha256_variant=hashspec.variant("sha256").name, force=False,
           with_measure=True):
-    """Build BIOS + gateware + Verilator model into build/sim (skipped when up to date)."""
+    """Build BIOS + gateware + Verilator model into build_dir_of(with_measure) (skipped
+    when up to date)."""
     build_dir = build_dir_of(with_measure)
     name = os.path.basename(build_dir)
 

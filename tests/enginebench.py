@@ -16,6 +16,17 @@ from gateware.common.engine import CTX_WORD, FINAL_WORD
 RAM_BASE = 0x4000_0000
 
 
+def descriptor_words(addr, pieces):
+    """A descriptor list at byte address addr for pieces [(address, length)], in
+    hashspec.SG_DESC's word order: {byte address: 32-bit word}."""
+    out = {}
+    for i, (a, n) in enumerate(pieces):
+        fields = {"addr": a, "len": n}
+        for j, w in enumerate(hashspec.SG_DESC):
+            out[addr + 4 * (len(hashspec.SG_DESC) * i + j)] = fields[w.name]
+    return out
+
+
 class EngineBench:
     def __init__(self, dut, ctx, mem, err_range=None):
         self.dut, self.ctx, self.mem = dut, ctx, mem
@@ -85,12 +96,10 @@ class EngineBench:
             await self.wait(lambda: not self.ctx.get(d.st_dma_busy))
 
     def sg_list(self, addr, pieces):
-        """Write a descriptor list at addr: (address, length) pairs in hashspec.SG_DESC's
-        word order. Returns the number of descriptors."""
-        for i, (a, n) in enumerate(pieces):
-            words = {"addr": a, "len": n}
-            for j, w in enumerate(hashspec.SG_DESC):
-                self.put(addr + 4 * (len(hashspec.SG_DESC) * i + j), struct.pack("<I", words[w.name]))
+        """Write a descriptor list at addr (descriptor_words). Returns the number of
+        descriptors."""
+        for a, word in descriptor_words(addr, pieces).items():
+            self.put(a, struct.pack("<I", word))
         return len(pieces)
 
     async def wait(self, cond, limit=200000):

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from enginebench import RAM_BASE, StreamRAM, run
+from enginebench import RAM_BASE, StreamRAM, descriptor_words, run
 from gateware import hashspec
 from gateware.common.engine import ERR_BAD_LIST, ERR_BAD_RANGE, ERR_DMA_BUS, SG_MAX
 from gateware.engines import make_engine
@@ -275,10 +275,7 @@ def test_walker_alone_never_starts_a_bad_piece(bad):
              "wrapping": (0xFFFF_FFF0, 0x20)}[bad]
     descs = [(RAM_BASE + 0x100, 5), piece, (RAM_BASE + 0x200, 7)]
     lst = RAM_BASE + 0x1000
-    words = {}
-    for i, (a, n) in enumerate(descs):
-        for w, f in enumerate(hashspec.SG_DESC):
-            words[lst // 4 + 2 * i + w] = a if f.name == "addr" else n
+    words = {a // 4: w for a, w in descriptor_words(lst, descs).items()}     # the port's word addresses
     dut = DescriptorWalker(WINDOW)
     seen = {"starts": [], "bad_list": 0, "bad_range": 0}
 
