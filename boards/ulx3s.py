@@ -36,6 +36,15 @@ from boards.common import (TOP, DEFAULT_UART_BAUDRATE, soc_kwargs, base_parser, 
 
 DEVICES = ("LFE5U-12F", "LFE5U-25F", "LFE5U-45F", "LFE5U-85F")
 DEFAULT_DEVICE = "LFE5U-85F"
+# The board's VexRiscv: LiteX's `linux+no-dsp` (VexRiscv_LinuxNoDspFmax.v), the `linux`
+# CPU's ISA, MMU, supervisor mode and 4 KiB caches with an iterative multiplier (no
+# MULT18X18D) and the pipeline laid out for Fmax. Since 2026-11-30: with `linux`, whatever
+# we cut in our gateware, the placer at some seed spread the CPU's own stall path (its data
+# cache's stage B -> the divider -> isStuck -> the MMU -> the I-cache banks' clock enable,
+# 16 LUT levels, three quarters routing) until it missed 60 MHz (49.7-60.0 MHz over six
+# placements; docs/boards.md, "Timing status"). The twin has the same CPU: what holds on
+# the board holds on it. The simulator and the Arty keep `linux` (soc/hashsoc.py).
+CPU_VARIANT = "linux+no-dsp"
 # 60 MHz (litex_boards' own ULX3S default is 50). With both engines the SoC routes at
 # 61.80 MHz on the 85F (DEFAULT_SEED, what CI builds, whatever the device key) since the
 # key became LUT RAM contents; 57.4-64.0 over seeds since the engines register their
@@ -120,6 +129,7 @@ class ULX3SHashSoC(HashSoC):
         kwargs.setdefault("integrated_rom_size", 0x10000)   # the BIOS (~40 KiB)
         kwargs.setdefault("integrated_sram_size", 0x2000)
         kwargs.setdefault("uart_baudrate", DEFAULT_UART_BAUDRATE)
+        kwargs.setdefault("cpu_variant", CPU_VARIANT)
         self.twin = twin
         if twin:
             from boards import twinpins

@@ -291,6 +291,12 @@ def test_generated_docs_match_their_json():
     if seeds.get("ci_seed") != DEFAULT_SEED:
         bad.append(f"docs/fpga.json's ulx3s_seeds says CI builds seed {seeds.get('ci_seed')}; boards/ulx3s.py's "
                    f"DEFAULT_SEED is {DEFAULT_SEED} (make ulx3s-seeds, or seeds.py --reuse)")
+    # The table is of the sources it was built from: the gateware, the SoC, the board script,
+    # the ROM's software and the board's build options (CPU, engines, nextpnr's options).
+    seeds_py = load_script("scripts/fpga/seeds.py")
+    if seeds.get("key") != seeds_py.sources_key(seeds_py.board_config()):
+        bad.append("docs/fpga.json's ulx3s_seeds was made from other sources or build options than the "
+                   "tree's (make ulx3s-seeds)")
     fail_if(bad, "generated docs that differ from what their JSON renders to")
 
 

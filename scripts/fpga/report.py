@@ -748,7 +748,7 @@ def render_seeds(data):
     routed = [r for r in rows if r["fmax_mhz"] is not None]
     L = [f"## ULX3S over five placement seeds ({want:g} MHz)\n",
          f"sys_clk Fmax after routing at each nextpnr seed, the ULX3S's default build "
-         f"({', '.join(data['engines'])}; {data['device']}; placer timing weight "
+         f"({', '.join(data['engines'])}; VexRiscv `{data.get('cpu', 'linux')}`; {data['device']}; placer timing weight "
          f"{data.get('timing_weight', 10)}; router1"
          f"{' with --tmg-ripup' if data.get('tmg_ripup') else ''}), made by `make ulx3s-seeds` "
          f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}. CI builds seed "

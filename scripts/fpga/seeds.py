@@ -47,9 +47,10 @@ def log(msg):
 
 
 def board_config():
-    """The ULX3S default build's engines, sys_clk, nextpnr margin, router options and device."""
+    """The ULX3S default build's engines, CPU, sys_clk, nextpnr margin, router options and device."""
     from boards import DEFAULT_ENGINES, ulx3s
     return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": hashspec.variant("sha256").name,
+            "cpu": ulx3s.CPU_VARIANT,
             "freq": ulx3s.DEFAULT_SYS_CLK,
             "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP,
             "timing_weight": ulx3s.DEFAULT_TIMING_WEIGHT, "device": ulx3s.DEFAULT_DEVICE}
@@ -57,7 +58,7 @@ def board_config():
 
 def sources_key(cfg):
     return source_digest(SOURCES, "ulx3s-seeds", cfg["engines"], cfg["variant"], cfg["freq"], cfg["margin"],
-                         cfg["tmg_ripup"], cfg["timing_weight"])
+                         cfg["tmg_ripup"], cfg["timing_weight"], cfg["cpu"])
 
 
 def build(seed, timeout_min):
@@ -153,7 +154,7 @@ def main():
     from boards.ulx3s import DEFAULT_SEED
     seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
                   "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
-                  "engines": cfg["engines"], "variant": cfg["variant"], "tmg_ripup": cfg["tmg_ripup"],
+                  "engines": cfg["engines"], "variant": cfg["variant"], "cpu": cfg["cpu"], "tmg_ripup": cfg["tmg_ripup"],
                   "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
     data = json.load(open(JSON))
     data["ulx3s_seeds"] = seeds_data
