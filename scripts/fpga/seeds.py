@@ -34,6 +34,7 @@ import report  # noqa: E402
 from boards.common import parse_nextpnr_fmax, sys_clock_net  # noqa: E402
 from gateware.buildstamp import source_digest  # noqa: E402
 from gateware import hashspec  # noqa: E402
+from litex.soc.cores.cpu.vexriscv.core import CPU_VARIANTS  # noqa: E402
 
 OUT = os.path.join(TOP, "build", "ulx3s-seeds")
 JSON = os.path.join(TOP, "docs", "fpga.json")
@@ -112,9 +113,19 @@ def row(seed, d, secs, cfg):
         raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, tmg_ripup "
                          f"{t.get('tmg_ripup', False)}, timing weight {t.get('timing_weight', 10)}, not seed {seed} "
                          f"with {cfg['engines']}, {cfg['tmg_ripup']}, {cfg['timing_weight']}")
+    cpu = built_cpu(gw)
+    if cpu != CPU_VARIANTS[cfg["cpu"]]:
+        raise SystemExit(f"{d} is a build with {cpu}, not the board's {CPU_VARIANTS[cfg['cpu']]} ({cfg['cpu']})")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
             "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
+
+
+def built_cpu(gw):
+    """The VexRiscv Verilog the build's yosys script read (VexRiscv_<name>), or None."""
+    ys = [f for f in os.listdir(gw) if f.endswith(".ys")]
+    m = re.search(r"\b(VexRiscv_\w+)\.v\b", open(os.path.join(gw, ys[0])).read()) if ys else None
+    return m.group(1) if m else None
 
 
 def router_seconds(gw):
