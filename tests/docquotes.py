@@ -263,6 +263,16 @@ def arty_console_block():
     return marked_block("docs/boards.md", "arty-console")
 
 
+def ulx3s_console_soc_lines():
+    """The SoC lines of the ULX3S console docs/boards.md quotes (from its SoC header to its
+    Initialization header): the rest of that block has placeholders ("........") where a
+    figure depends on the build."""
+    block = marked_block("docs/boards.md", "ulx3s-console")
+    start = next(i for i, line in enumerate(block) if "== SoC ==" in line)
+    end = next(i for i, line in enumerate(block) if "== Initialization ==" in line)
+    return [line for line in block[start:end + 1] if "...." not in line]
+
+
 def stands(text, body):
     """The quote is in the doc, as typed or with its line breaks and spaces anywhere."""
     return text in body or " ".join(text.split()) in " ".join(body.split())

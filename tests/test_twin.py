@@ -32,7 +32,7 @@ from boards.twin import write_sdram_init  # noqa: E402
 from gateware.buildstamp import locked  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from docquotes import arty_console_block, check_quotes, serialboot_quotes  # noqa: E402
+from docquotes import arty_console_block, check_quotes, serialboot_quotes, ulx3s_console_soc_lines  # noqa: E402
 from leveling import check_found  # noqa: E402
 from boards.a7phy_model import DEFAULT_WINDOWS  # noqa: E402
 from scripts import measure  # noqa: E402
@@ -192,11 +192,12 @@ def test_serial_boot_through_litex_term_to_the_xv6_prompt(twin, tmp_path):
     # `make test`, test_docs.py may run before this test and skip its copy of the check).
     bad = check_quotes(serialboot_quotes(f))
     assert not bad, "serial boot figures in the docs that differ from " + fig + ":\n" + "\n".join(bad)
-    if board == "arty":         # the owner's walk quotes this console (docs/boards.md)
-        plain = re.sub(r"\x1b\[[0-9;]*m", "", out.replace("\r", "\n"))     # the BIOS's bold
-        lines = {line.rstrip() for line in plain.splitlines()}
-        stale = [line for line in arty_console_block() if line.rstrip() not in lines]
-        assert not stale, f"docs/boards.md's Arty console quotes lines this run did not print: {stale}"
+    # The walks quote this console (docs/boards.md): the Arty's whole, the ULX3S's SoC lines.
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.replace("\r", "\n"))     # the BIOS's bold
+    lines = {line.rstrip() for line in plain.splitlines()}
+    quoted = arty_console_block() if board == "arty" else ulx3s_console_soc_lines()
+    stale = [line for line in quoted if line.rstrip() not in lines]
+    assert not stale, f"docs/boards.md's {board} console quotes lines this run did not print: {stale}"
 
 
 def test_rom_does_not_depend_on_our_commit(board_out):
