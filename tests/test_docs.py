@@ -319,6 +319,17 @@ def test_the_placer_trial_is_quoted_from_fpga_json():
     fail_if(bad, "the placer trial's figures")
 
 
+def test_the_five_seed_table_is_quoted_where_it_stands():
+    """docs/boards.md's "Where it stands" quotes fpga.json's five-seed table (issue 33): how
+    many seeds meet the clock and each seed's Fmax after routing."""
+    seeds = json.loads(read("docs/fpga.json"))["ulx3s_seeds"]
+    rows = sorted(seeds["rows"], key=lambda r: r["seed"])
+    figs = [f"{r['fmax_mhz']:.2f}" if r["fmax_mhz"] is not None else "not routed" for r in rows]
+    quote = (f"**{sum(r['pass'] for r in rows)} of {len(rows)}** seeds meet {seeds['target_mhz']:g} MHz "
+             f"({', '.join(figs[:-1])} and {figs[-1]} MHz at seeds 1-{len(rows)})")
+    assert quote in " ".join(read("docs/boards.md").split()), f"docs/boards.md should read {quote!r}"
+
+
 def test_quoted_bench_figures_match_bench_json():
     fail_if(check_quotes(bench_quotes()), "figures typed into the docs that differ from docs/bench.json")
 
