@@ -69,8 +69,8 @@ DEFAULT_SYS_CLK = 60e6
 # 65.98 MHz with the measurement register and the streams (684e0e6), where registering
 # the descriptor walker's check took it to 51.96 (inside VexRiscv; taken back, 6df9974).
 # 1 since 2026-11-30, with the `linux+no-dsp` CPU (CPU_VARIANT): 63.60 MHz and the least
-# router1 time of the five (702 s, three builds beside each other); seed 4 placed at 48.37
-# MHz estimated and had 51,110 arcs left after 1,738 s of router1 (docs/fpga.md's table).
+# router1 time of the five (702 s, three builds beside each other); seed 4 routes at 60.78
+# MHz, PASS by 1.3%, after 2,090 s of router1 (docs/fpga.md's table).
 DEFAULT_SEED = 1
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
 # LPF). Tried at 1.2: the routed result was identical to 1.0 (48.74 MHz), so off by default.
