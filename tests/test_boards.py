@@ -476,3 +476,52 @@ def test_arty_figures_are_the_trees():
     assert not stale, ("docs/fpga.json's Arty estimates are not the tree's: " + "; ".join(stale) +
                        ". Remake them with `make fpga-report FPGA_REPORT_ARGS=--soc=` (LiteX and yosys, ~15 min; the "
                        "ULX3S rows are kept), then commit docs/fpga.json and docs/fpga.md.")
+
+
+def fpga_seeds():
+    """scripts/fpga/seeds.py as a module (the five-seed table of `make ulx3s-seeds`)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("fpga_seeds", os.path.join(TOP, "scripts", "fpga", "seeds.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_seed_table_rebuilt_in_part_keeps_the_other_seeds():
+    """seeds.py --keep: the seeds built now replace theirs, the other rows stay, each with
+    the commit and date it was made."""
+    seeds = fpga_seeds()
+    old = {"commit": "aaa", "date": "2026-11-30",
+           "rows": [{"seed": s, "fmax_mhz": 60.0 + s} for s in (1, 2, 3)]}
+    rows = seeds.merge(old, [{"seed": 2, "fmax_mhz": 70.0}], {"commit": "bbb", "date": "2026-12-01"})
+    assert rows == [{"commit": "aaa", "date": "2026-11-30", "seed": 1, "fmax_mhz": 61.0},
+                    {"seed": 2, "fmax_mhz": 70.0, "commit": "bbb", "date": "2026-12-01"},
+                    {"commit": "aaa", "date": "2026-11-30", "seed": 3, "fmax_mhz": 63.0}]
+    assert [r["seed"] for r in seeds.merge({"rows": []}, rows[::-1], {"commit": "c", "date": "d"})] == [1, 2, 3]
+
+
+def test_a_build_names_the_cpu_it_was_made_of(tmp_path):
+    """report.built_cpu: the LiteX variant whose VexRiscv Verilog the build's yosys script
+    read (what seeds.py refuses a reused build by, and the SoC rows record)."""
+    report, _ = fpga_report()
+    assert report.built_cpu(str(tmp_path)) is None
+    (tmp_path / "top.ys").write_text("read_verilog x/VexRiscv_LinuxNoDspFmax.v\nread_verilog top.v\n")
+    assert report.built_cpu(str(tmp_path)) == "linux+no-dsp"
+    (tmp_path / "top.ys").write_text("read_verilog x/VexRiscv_Linux.v\n")
+    assert report.built_cpu(str(tmp_path)) == "linux"
+
+
+def test_a_seed_stopped_while_routing_says_how_router1_went(tmp_path):
+    """seeds.py's row of a build stopped while routing: placement's estimate, how many arcs
+    were left of how many, and the arcs left after each 10 minutes of router1."""
+    seeds = fpga_seeds()
+    log = ["Info: Max frequency for clock '$glbnet$VexRiscv.IBusCachedPlugin_cache.clk': 44.94 MHz "
+           "(FAIL at 60.00 MHz)", "Info: Routing 1000 arcs."]
+    for i, (left, t) in enumerate([(900, 300.0), (700, 650.5), (650, 1100.0), (500, 1300.0), (400, 1900.0)]):
+        log.append(f"Info: {1000 * (i + 1):10d} |      104        895 |  104   895 |{left:10d}|"
+                   f"{12.5:11.2f}{t:11.2f}|")
+    (tmp_path / "nextpnr.log").write_text("\n".join(log) + "\n")
+    s = seeds.unrouted(str(tmp_path), seeds.board_config())
+    assert s == {"placed_estimate_mhz": 44.94, "router_iterations": 5000, "arcs_left": 400, "arcs": 1000,
+                 "router_seconds": 1900, "last_1000_iterations_s": 12.5,
+                 "arcs_left_every_600_s": [[600, 700], [1200, 500], [1800, 400]]}

@@ -187,6 +187,15 @@ def yosys_ecp5_luts(rpt):
 
 # ULX3S SoC --------------------------------------------------------------------------------------
 
+def built_cpu(gw):
+    """The VexRiscv variant (LiteX's name, e.g. "linux+no-dsp") whose Verilog the build's yosys
+    script read, or None: what a build was made of, whatever the tree says today."""
+    from litex.soc.cores.cpu.vexriscv.core import CPU_VARIANTS
+    ys = [f for f in os.listdir(gw) if f.endswith(".ys")]
+    m = re.search(r"\b(VexRiscv_\w+)\.v\b", open(os.path.join(gw, ys[0])).read()) if ys else None
+    return next((name for name, module in CPU_VARIANTS.items() if m and module == m.group(1)), None)
+
+
 def ulx3s_result(gw, tag, engines, variant, freq, secs):
     res = nextpnr_result(os.path.join(gw, "nextpnr-report.json"), os.path.join(gw, "nextpnr.log"))
     res.update(yosys_ecp5_luts(os.path.join(gw, "radiona_ulx3s.rpt")))
@@ -196,7 +205,7 @@ def ulx3s_result(gw, tag, engines, variant, freq, secs):
     res.update({"tag": tag, "engines": list(engines), "variant": variant, "target_mhz": freq / 1e6,
                 "constraint_mhz": res["fmax_all"][net][1],
                 "fmax_mhz": res["fmax_all"][net][0], "sys_net": net, "seconds": secs,
-                "pass": res["fmax_all"][net][0] >= freq / 1e6,
+                "pass": res["fmax_all"][net][0] >= freq / 1e6, "cpu": built_cpu(gw),
                 "critical": critical_path(os.path.join(gw, "nextpnr.log"), net)})
     return res
 
@@ -212,6 +221,7 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
     res = cached(d, key)
     if res:
         log(f"ULX3S SoC {tag}: cached")
+        res.setdefault("cpu", built_cpu(os.path.join(d, "gateware")))   # (results from before it was kept)
         return res
     if not build:
         return None
@@ -585,6 +595,51 @@ def mbps(block_bytes, mhz, clocks):
     return block_bytes * 8 * mhz / clocks
 
 
+FIGURE = re.compile(r"\{\{(\w+):([\w.+-]+)(?::([\w./]+))?(?::([^}]*))?\}\}")
+
+
+def figure(data, section, tag, field=None, spec=None):
+    """One figure of fpga.json, as the analysis quotes it: {{soc:both:fmax_mhz}} (a ULX3S SoC
+    row), {{engine:keccak:lut}} (an ECP5 engine alone), {{seeds:3:fmax_mhz}} (a row of the
+    five-seed table), {{seeds:passing}} ("4 of 5"), {{seeds:range}} (the routed seeds' Fmax),
+    {{depth:VexRiscv:luts}} (the Arty netlist's LUT levels in a module), {{arty:both:lut}} (an
+    Arty row), {{xc7:keccak:lut}} (an engine alone on xc7) and {{arty:both:lut_sites/XC7A35T}}
+    (a share of a device, "72.5%");
+    a dotted field reaches inside (critical.logic_ns), and a fourth part is a format spec."""
+    if section == "seeds" and field is None:
+        rows = data["ulx3s_seeds"]["rows"]
+        if tag == "passing":
+            return f"{sum(r['pass'] for r in rows)} of {len(rows)}"
+        if tag == "range":
+            f = [r["fmax_mhz"] for r in rows if r["fmax_mhz"] is not None]
+            return f"{min(f):.2f}-{max(f):.2f}"
+        raise KeyError(f"{{{{seeds:{tag}}}}}")
+    rows, key = {"soc": (data["ulx3s_soc"], "tag"), "engine": (data["ecp5_engines"], "tag"),
+                 "seeds": (data.get("ulx3s_seeds", {}).get("rows", []), "seed"),
+                 "depth": (data.get("xc7_depth", {}).get("modules", []), "module"),
+                 "arty": (data.get("arty_soc", []), "tag"), "xc7": (data.get("xc7_engines", []), "tag")}[section]
+    row = next((r for r in rows if str(r[key]) == tag), None)
+    if row is None or field is None:
+        raise KeyError(f"fpga.json has no {section} row {tag!r}, or no field asked")
+    if "/" in field:        # {{arty:both:lut_sites/XC7A35T}}: a share of a device, "72.5%"
+        field, device = field.split("/")
+        capacity = XC7_DEVICES[device][{"lut_sites": "lut", "lc_est": "lut"}.get(field, field)]
+        return format(row[field] / capacity, spec or ".1%")
+    v = row
+    for part in field.split("."):
+        v = v[part]
+    if spec is None:
+        spec = ".1f" if field.endswith("_mhz") and section != "seeds" else ".2f" if isinstance(v, float) else \
+            "," if isinstance(v, int) and not isinstance(v, bool) else ""
+    return format(v, spec)
+
+
+def fill(text, data):
+    """The analysis (or a note) with its {{...}} figures read from fpga.json (figure()): prose
+    that quotes a build cannot drift from it."""
+    return FIGURE.sub(lambda m: figure(data, *m.groups()), text)
+
+
 def render(data):
     soc = data["ulx3s_soc"]
     eng = data["ecp5_engines"]
@@ -617,7 +672,12 @@ def render(data):
              "of each CCU2C carry cell, out of 83,640), *BRAM* DP16KD (18 kbit, of 208), *DSP* "
              "MULT18X18D (of 156). Fmax is nextpnr's estimate for sys_clk after routing; one seed, "
              "expect a few MHz of seed-to-seed spread.\n")
-    L.append(f"## ULX3S SoC (VexRiscv linux, SDRAM, UART, timer; sys_clk {freq:g} MHz)\n")
+    # Rows from before the CPU was recorded were all built with VexRiscv `linux`. When rows of
+    # two CPUs stand together (some rebuilt), the heading names the CPU of most and each
+    # other row says its own.
+    cpus = [r.get("cpu") or "linux" for r in soc]
+    cpu = max(set(cpus), key=cpus.count) if cpus else "linux"
+    L.append(f"## ULX3S SoC (VexRiscv {cpu}, SDRAM, UART, timer; sys_clk {freq:g} MHz)\n")
     cons = sorted({r.get("constraint_mhz") for r in soc if r.get("constraint_mhz")})
     if cons:
         L.append(f"nextpnr's sys_clk constraint: {', '.join(f'{c:.1f}' for c in cons)} MHz. *meets* compares "
@@ -629,7 +689,8 @@ def render(data):
              "every": "SHA-256 (folded) + Keccak + SHA-512"}
     base = next((r for r in soc if r["tag"] == "none"), None)
     for r in soc:
-        L.append(f"| {names[r['tag']]} | {r['lut']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
+        other = f" (VexRiscv `{r.get('cpu') or 'linux'}`)" if (r.get("cpu") or "linux") != cpu else ""
+        L.append(f"| {names[r['tag']]}{other} | {r['lut']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
                  f"{r['fmax_mhz']:.1f} | {'yes' if r['pass'] else '**no**'} | "
                  f"{r['yosys_lut4']:,} + {r['yosys_ccu2c']:,} |")
     L.append("")
@@ -713,13 +774,13 @@ def render(data):
         L.append("")
     if data.get("analysis"):
         L.append("## What the figures say\n")
-        L.extend(data["analysis"])
+        L.extend(fill(a, data) for a in data["analysis"])
         L.append("")
     if arty or xeng:
         L.extend(render_arty(data, names))
     if data.get("notes"):
         L.append("## Notes\n")
-        L.extend(f"- {n}" for n in data["notes"])
+        L.extend(f"- {fill(n, data)}" for n in data["notes"])
         L.append("")
     L.append("![resources and Fmax](fpga_soc.png)\n")
     L.append("![engine throughput](fpga_engines.png)\n")
@@ -741,6 +802,20 @@ def lc_sides(arty):
     return f" (above the packed figure in {len(above)} of the SoC rows here, below it in {len(below)})"
 
 
+def made_apart(data, rows):
+    """The seeds whose builds are older than the table (seeds.py --keep: the same sources, by
+    the key), e.g. " (seeds 1, 3: commit a2828f1 on 2026-11-30)"."""
+    by = {}
+    for r in rows:
+        when = (r.get("commit", data["commit"]), r.get("date", data["date"]))
+        if when != (data["commit"], data["date"]):
+            by.setdefault(when, []).append(str(r["seed"]))
+    if not by:
+        return ""
+    parts = [f"seed{'s' if len(s) > 1 else ''} {', '.join(s)}: commit {c} on {d}" for (c, d), s in sorted(by.items())]
+    return f" ({'; '.join(parts)}, of the same sources)"
+
+
 def render_seeds(data):
     """The table of the ULX3S over placement seeds (scripts/fpga/seeds.py: fpga.json's ulx3s_seeds)."""
     rows = sorted(data["rows"], key=lambda r: r["seed"])
@@ -751,7 +826,7 @@ def render_seeds(data):
          f"({', '.join(data['engines'])}; VexRiscv `{data.get('cpu', 'linux')}`; {data['device']}; placer timing weight "
          f"{data.get('timing_weight', 10)}; router1"
          f"{' with --tmg-ripup' if data.get('tmg_ripup') else ''}), made by `make ulx3s-seeds` "
-         f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}. CI builds seed "
+         f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}{made_apart(data, rows)}. CI builds seed "
          f"{data['ci_seed']}. Any change to the gateware or the ROM places the SoC anew, so the "
          "table is of that commit until it is made again. *router1* is nextpnr's routing time "
          "(wall seconds, two builds at a time on this 2-core VM).", "",
@@ -762,7 +837,10 @@ def render_seeds(data):
             s = r["stopped"]
             L.append(f"| {r['seed']} | - | **not routed**: stopped after {s['router_seconds']:,} s of router1, "
                      f"{s['arcs_left']:,} of {s['arcs']:,} arcs left after {s['router_iterations']:,} iterations "
-                     f"(the last 1,000 took {s['last_1000_iterations_s']:.0f} s); "
+                     f"(the last 1,000 took {s['last_1000_iterations_s']:.0f} s"
+                     + (f"; arcs left after each 10 min: "
+                        f"{', '.join(format(n, ',') for _, n in s['arcs_left_every_600_s'])}"
+                        if s.get("arcs_left_every_600_s") else "") + "); "
                      f"{s['placed_estimate_mhz']:.2f} MHz estimated after placement | | | | | "
                      f"> {s['router_seconds']:,} s |")
             continue

@@ -5,6 +5,7 @@ and its table in docs/fpga.md (rendered by report.py, which keeps it when it run
 
     python scripts/fpga/seeds.py                    (make ulx3s-seeds: seeds 1-5, 20-60 min each)
     python scripts/fpga/seeds.py --reuse 1=build/ulx3s       take make ulx3s-ci's seed-1 build
+    python scripts/fpga/seeds.py --seeds 2 --keep            build seed 2 again, keep the other rows
 
 Each seed is the board's default build (`python -m boards.ulx3s --build --seed N`: the
 engines, memory path and ROM `make ulx3s` puts on the board) in build/ulx3s-seeds/seed-N.
@@ -34,7 +35,6 @@ import report  # noqa: E402
 from boards.common import parse_nextpnr_fmax, sys_clock_net  # noqa: E402
 from gateware.buildstamp import source_digest  # noqa: E402
 from gateware import hashspec  # noqa: E402
-from litex.soc.cores.cpu.vexriscv.core import CPU_VARIANTS  # noqa: E402
 
 OUT = os.path.join(TOP, "build", "ulx3s-seeds")
 JSON = os.path.join(TOP, "docs", "fpga.json")
@@ -97,9 +97,16 @@ def unrouted(gw, cfg):
     prog = re.findall(r"^Info:\s+(\d+) \|.*\|\s+(\d+)\|\s+([\d.]+)\s+([\d.]+)\|$", text, re.M)
     total = re.search(r"Routing (\d+) arcs", text)
     it, left, batch, secs = prog[-1] if prog else ("0", "0", "0", "0")
+    # Arcs left at each 10 minutes of router1: whether it was converging when stopped
+    trend, mark = [], 600
+    for _, n, _, t in prog:
+        if float(t) >= mark:
+            trend.append([mark, int(n)])
+            mark += 600
     return {"placed_estimate_mhz": fmax[net][0] if net else None, "router_iterations": int(it),
             "arcs_left": int(left), "arcs": int(total.group(1)) if total else None,
-            "router_seconds": round(float(secs)), "last_1000_iterations_s": float(batch)}
+            "router_seconds": round(float(secs)), "last_1000_iterations_s": float(batch),
+            "arcs_left_every_600_s": trend}
 
 
 def row(seed, d, secs, cfg):
@@ -113,19 +120,12 @@ def row(seed, d, secs, cfg):
         raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, tmg_ripup "
                          f"{t.get('tmg_ripup', False)}, timing weight {t.get('timing_weight', 10)}, not seed {seed} "
                          f"with {cfg['engines']}, {cfg['tmg_ripup']}, {cfg['timing_weight']}")
-    cpu = built_cpu(gw)
-    if cpu != CPU_VARIANTS[cfg["cpu"]]:
-        raise SystemExit(f"{d} is a build with {cpu}, not the board's {CPU_VARIANTS[cfg['cpu']]} ({cfg['cpu']})")
+    cpu = report.built_cpu(gw)
+    if cpu != cfg["cpu"]:
+        raise SystemExit(f"{d} is a build with VexRiscv {cpu}, not the board's {cfg['cpu']}")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
             "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
-
-
-def built_cpu(gw):
-    """The VexRiscv Verilog the build's yosys script read (VexRiscv_<name>), or None."""
-    ys = [f for f in os.listdir(gw) if f.endswith(".ys")]
-    m = re.search(r"\b(VexRiscv_\w+)\.v\b", open(os.path.join(gw, ys[0])).read()) if ys else None
-    return m.group(1) if m else None
 
 
 def router_seconds(gw):
@@ -136,12 +136,25 @@ def router_seconds(gw):
     return round(float(m.group(1))) if m else None
 
 
+def merge(old, rows, made):
+    """The rows built now (each stamped with `made`: commit and date) and, of `old`'s table,
+    the rows of the other seeds, each keeping when and from which commit it was made (the
+    caller has checked that `old` is of the same sources: its key)."""
+    new = [dict(r, **made) for r in rows]
+    seeds = {r["seed"] for r in new}
+    kept = [{"commit": old["commit"], "date": old["date"], **r} for r in old["rows"] if r["seed"] not in seeds]
+    return sorted(kept + new, key=lambda r: r["seed"])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seeds", default="1,2,3,4,5", help="comma list (default 1,2,3,4,5)")
     p.add_argument("--reuse", action="append", default=[], metavar="SEED=DIR",
                    help="take an existing `python -m boards.ulx3s --build --seed SEED` output")
     p.add_argument("--jobs", type=int, default=1, help="builds at once (each one core, ~1 GB; default 1)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep docs/fpga.json's rows of the seeds not built now (refused unless that table "
+                        "was made from the tree's sources and options: the same key)")
     p.add_argument("--timeout", type=int, default=60, metavar="MIN",
                    help="stop a seed's build after MIN minutes and count it as not routed (default 60: "
                         "CI's whole run must finish in 90)")
@@ -150,6 +163,10 @@ def main():
     cfg = board_config()
     seeds = [int(s) for s in args.seeds.split(",") if s]
     reuse = {int(k): os.path.abspath(v) for k, v in (r.split("=", 1) for r in args.reuse)}
+    old = json.load(open(JSON)).get("ulx3s_seeds", {"rows": []})
+    if args.keep and old.get("key") != sources_key(cfg):
+        raise SystemExit("--keep: docs/fpga.json's table was made from other sources or options than the "
+                         "tree's; its rows cannot stand beside new ones (build all five seeds)")
 
     def one(seed):
         if seed in reuse:
@@ -162,9 +179,11 @@ def main():
                             text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--", *SOURCES], cwd=TOP, capture_output=True,
                            text=True).stdout.strip()
+    commit += "+changes" if dirty else ""
+    made = {"commit": commit, "date": time.strftime("%Y-%m-%d")}
+    rows = merge(old if args.keep else {"rows": []}, rows, made)
     from boards.ulx3s import DEFAULT_SEED
-    seeds_data = {"date": time.strftime("%Y-%m-%d"), "commit": commit + ("+changes" if dirty else ""),
-                  "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
+    seeds_data = {**made, "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
                   "engines": cfg["engines"], "variant": cfg["variant"], "cpu": cfg["cpu"], "tmg_ripup": cfg["tmg_ripup"],
                   "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
     data = json.load(open(JSON))
