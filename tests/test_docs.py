@@ -330,6 +330,23 @@ def test_the_five_seed_table_is_quoted_where_it_stands():
     assert quote in " ".join(read("docs/boards.md").split()), f"docs/boards.md should read {quote!r}"
 
 
+def test_the_fpga_analysis_reads_its_builds_figures_from_fpga_json():
+    """scripts/fpga/analysis.md quotes the builds of docs/fpga.json through {{...}} figures
+    (report.py's fill()), not typed: none of the ULX3S SoC rows' or the five-seed table's Fmax
+    appears in it as a typed "N MHz" (a typed copy goes stale when the builds are remade),
+    and every {{...}} names a figure fpga.json has."""
+    report = load_script("scripts/fpga/report.py")
+    data = json.loads(read("docs/fpga.json"))
+    text = read("scripts/fpga/analysis.md")
+    for m in report.FIGURE.finditer(text):
+        report.figure(data, *m.groups())            # a KeyError names what is missing
+    typed = " ".join(report.FIGURE.sub("", text).split())
+    figs = {f"{r['fmax_mhz']:.1f} MHz" for r in data["ulx3s_soc"]}
+    figs |= {f"{r['fmax_mhz']:.2f} MHz" for r in data["ulx3s_seeds"]["rows"] if r["fmax_mhz"] is not None}
+    bad = sorted(f for f in figs if re.search(rf"(?<![\d.]){re.escape(f)}", typed))
+    fail_if(bad, "Fmax figures of fpga.json's builds typed into scripts/fpga/analysis.md (write {{soc:TAG:fmax_mhz}})")
+
+
 def test_quoted_bench_figures_match_bench_json():
     fail_if(check_quotes(bench_quotes()), "figures typed into the docs that differ from docs/bench.json")
 
