@@ -688,8 +688,8 @@ def render(data):
              "both": "SHA-256 (folded) + Keccak", "both-basic": "SHA-256 (basic) + Keccak",
              "every": "SHA-256 (folded) + Keccak + SHA-512"}
     base = next((r for r in soc if r["tag"] == "none"), None)
-    for r in soc:
-        other = f" (VexRiscv `{r.get('cpu') or 'linux'}`)" if (r.get("cpu") or "linux") != cpu else ""
+    for r, c in zip(soc, cpus):
+        other = f" (VexRiscv `{c}`)" if c != cpu else ""
         L.append(f"| {names[r['tag']]}{other} | {r['lut']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
                  f"{r['fmax_mhz']:.1f} | {'yes' if r['pass'] else '**no**'} | "
                  f"{r['yosys_lut4']:,} + {r['yosys_ccu2c']:,} |")

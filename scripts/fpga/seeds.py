@@ -120,10 +120,9 @@ def row(seed, d, secs, cfg):
         raise SystemExit(f"{d} is a build of seed {t['seed']} with {t['engines']}, tmg_ripup "
                          f"{t.get('tmg_ripup', False)}, timing weight {t.get('timing_weight', 10)}, not seed {seed} "
                          f"with {cfg['engines']}, {cfg['tmg_ripup']}, {cfg['timing_weight']}")
-    cpu = report.built_cpu(gw)
-    if cpu != cfg["cpu"]:
-        raise SystemExit(f"{d} is a build with VexRiscv {cpu}, not the board's {cfg['cpu']}")
     r = report.ulx3s_result(gw, f"seed-{seed}", cfg["engines"], cfg["variant"], cfg["freq"], secs)
+    if r["cpu"] != cfg["cpu"]:
+        raise SystemExit(f"{d} is a build with VexRiscv {r['cpu']}, not the board's {cfg['cpu']}")
     return {"seed": seed, "fmax_mhz": r["fmax_mhz"], "pass": r["pass"], "lut": r["lut"], "ff": r["ff"],
             "bram": r["bram"], "critical": r["critical"], "seconds": secs, "router_seconds": router_seconds(gw)}
 
