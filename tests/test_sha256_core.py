@@ -15,7 +15,7 @@ import pytest
 
 from gateware import hashspec
 from gateware.sha256.core import SHA256Core, IV_SHA224, K
-from coredriver import simulate
+from coredriver import check_digests, simulate
 from vectors import load_rsp, msg_bytes
 
 VARIANTS = [v.name for v in hashspec.variants_of("sha256")]
@@ -35,18 +35,8 @@ def run_sim(variant, bench, **driver_args):
 
 def check_messages(variant, messages, **driver_args):
     """messages: list of (mode, bytes, expected digest or None for hashlib)."""
-    failures = []
-
-    async def bench(h):
-        for i, (mode, data, expected) in enumerate(messages):
-            if expected is None:
-                expected = HASHLIB[mode](data).digest()
-            got = await h.hash(mode, data, zero_beat=bool(i % 3 == 2))
-            if got != expected:
-                failures.append(f"mode {mode} len {len(data)}: {got.hex()} != {expected.hex()}")
-
-    run_sim(variant, bench, **driver_args)
-    assert not failures, f"{len(failures)}/{len(messages)} wrong:\n" + "\n".join(failures[:10])
+    check_digests(SHA256Core(variant), "sha256", messages, lambda mode, data: HASHLIB[mode](data).digest(),
+                  **driver_args)
 
 
 # ---- pure-Python reference with an arbitrary start state and length ---------------

@@ -15,7 +15,7 @@ import pytest
 from gateware import hashspec
 from gateware.sha2.constants import IV, sha512_compress
 from gateware.sha2.core import SHA2Core
-from coredriver import simulate
+from coredriver import check_digests, simulate
 from vectors import load_rsp, msg_bytes
 
 VARIANTS = [v.name for v in hashspec.variants_of("sha512")]
@@ -40,17 +40,7 @@ def run_sim(variant, bench, **driver_args):
 
 def check_messages(variant, messages, **driver_args):
     """messages: list of (mode, bytes, expected digest or None for hashlib)."""
-    failures = []
-
-    async def bench(h):
-        for i, (mode, data, want) in enumerate(messages):
-            want = want or expected(mode, data)
-            got = await h.hash(mode, data, zero_beat=bool(i % 3 == 2))
-            if got != want:
-                failures.append(f"{BY_MODE[mode].title} len {len(data)}: {got.hex()} != {want.hex()}")
-
-    run_sim(variant, bench, **driver_args)
-    assert not failures, f"{len(failures)}/{len(messages)} wrong:\n" + "\n".join(failures[:10])
+    check_digests(SHA2Core("sha512", variant), "sha512", messages, expected, **driver_args)
 
 
 def test_modes_are_the_engines():

@@ -69,6 +69,19 @@ Where the clocks go, beats offered on every clock from clock 0, N blocks::
     padding block, if the length does not fit in the last data block, is one more block
     whose words are made while the previous block compresses.
 
+The widened core (``family="sha2"``): both families on one 64-bit datapath, the mode
+choosing: the SHA-256 engine's mode numbers, and the SHA-512 engine's with ``WIDE_512``
+set. It is issue 33's other way to the SHA-512 family (one engine instead of two); its
+area and Fmax beside the separate cores' are in docs/fpga.md ("SHA-512: its own engine or
+a widened SHA-2 engine"), and no engine of the SoC uses it. ``init`` latches the family
+(``is512``); the sizes above are the SHA-512 family's (a 32-word ``buf``, 80 K words),
+and every choice that differs (rotations, K, rounds, where the length field starts, the
+context layout) is a multiplexer on ``is512``. A SHA-256 word lives in the low half of
+its 64-bit register: the 32-bit Sigma/sigma functions read only low halves and a sum's
+low half does not depend on the high halves, so whatever the high halves hold never
+reaches a digest. A 16-word block is the top half of ``buf`` (the last 16 words pushed).
+Each family keeps its clock budget (R per block, 16P + 1 to start).
+
 Status: ``busy`` = a block is compressing or updating, ``buf`` holds words, or the
 message has ended (``last`` accepted) and its digest is not yet ready. ``done`` is
 set on the clock the final block's H update completes, cleared by ``init`` or an
@@ -90,7 +103,7 @@ from .. import hashspec
 from ..common.core_signature import hash_core_signature
 from .constants import IV, K256, K512
 
-__all__ = ["SHA2Core", "FAMILIES"]
+__all__ = ["SHA2Core", "FAMILIES", "WIDE_512"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,11 @@ FAMILIES = {
 }
 
 
+# The widened core (family "sha2"): its modes are the SHA-256 engine's, and the SHA-512
+# engine's with this bit set.
+WIDE_512 = 4
+
+
 def bswap32(x):
     return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
 
@@ -140,40 +158,74 @@ def Maj(x, y, z): return (x & y) ^ (x & z) ^ (y & z)
 
 
 class SHA2Core(wiring.Component):
-    """`family`: "sha256" or "sha512"; `variant`: "folded" (R clk/block) or "basic" (R + 1)."""
+    """`family`: "sha256", "sha512", or "sha2" for the widened core (both families, the mode
+    choosing); `variant`: "folded" (R clk/block) or "basic" (R + 1)."""
 
     def __init__(self, family="sha256", variant="folded"):
-        if family not in FAMILIES:
-            raise ValueError(f"family must be one of {tuple(FAMILIES)}, not {family!r}")
-        hashspec.variant(family, variant)       # ValueError: not one of the family's variants
-        self.family = FAMILIES[family]
+        names = ("sha256", "sha512") if family == "sha2" else (family,)
+        if family != "sha2" and family not in FAMILIES:
+            raise ValueError(f"family must be one of {tuple(FAMILIES) + ('sha2',)}, not {family!r}")
+        for name in names:
+            hashspec.variant(name, variant)     # ValueError: not one of the family's variants
+        self.families = tuple(FAMILIES[name] for name in names)     # narrowest first
+        self.family = self.families[0] if len(names) == 1 else None
         self.variant = variant
-        self.clocks_per_block = self.family.rounds + (0 if variant == "folded" else 1)
+        # (mode, algorithm), the first one's IV the reset value
+        self.modes = [(a.mode | (WIDE_512 if len(names) > 1 and f.word == 64 else 0), a)
+                      for f in self.families for a in f.algorithms]
+        extra = 0 if variant == "folded" else 1
+        if self.family:
+            self.clocks_per_block = self.family.rounds + extra
+        else:
+            self.clocks_per_block = {f.engine: f.rounds + extra for f in self.families}
         super().__init__(hash_core_signature())     # squeeze is ignored: no XOF modes
 
     def elaborate(self, platform):
         m = Module()
-        fam = self.family
+        fams = self.families
+        wide = len(fams) > 1
+        fam = fams[-1]                  # the widest family: the datapath's sizes
         folded = self.variant == "folded"
         w, R, P = fam.word, fam.rounds, fam.parts
         N = 16 * P                      # 32-bit words in a block
         L = 2 * P                       # 32-bit words of the length field
-        Sigma0, Sigma1 = _big_sigma(fam.Sigma0), _big_sigma(fam.Sigma1)
-        sigma0, sigma1 = _small_sigma(fam.sigma0), _small_sigma(fam.sigma1)
+        # Widened: the message's family, set by init (mode bit WIDE_512). A 32-bit word lives
+        # in the low half of its 64-bit register: the SHA-256 functions read only the low
+        # halves, and a sum's low half does not depend on the high halves, so whatever the
+        # high halves hold (carries, an earlier SHA-512 message) never reaches a digest.
+        is512 = Signal() if wide else None
 
-        def ctx_part(x, i):
-            """The 32 bits of context word i (< 8P) in x = H or a..h[i // P]."""
-            if P == 1:
-                return x
-            lo_bit = 32 * (P - 1 - i % P)          # the high half first
+        def per(fn):
+            """fn(family) of the message's family (a constant choice but in the widened core)."""
+            return Mux(is512, fn(fams[1]), fn(fams[0])) if wide else fn(fam)
+
+        def per_stmt(fn):
+            """The statements fn(family) adds, for the message's family."""
+            if not wide:
+                return fn(fam)
+            with m.If(is512):
+                fn(fams[1])
+            with m.Else():
+                fn(fams[0])
+
+        def sigma(which, make):
+            return lambda x: per(lambda f: make(getattr(f, which))(x if f.word == w else x[:f.word]))
+        Sigma0, Sigma1 = sigma("Sigma0", _big_sigma), sigma("Sigma1", _big_sigma)
+        sigma0, sigma1 = sigma("sigma0", _small_sigma), sigma("sigma1", _small_sigma)
+
+        def ctx_part(x, i, f):
+            """The 32 bits of family f's context word i (< 8 parts) in x = H or a..h[i // parts]."""
+            if f.parts == 1:
+                return x if f.word == w else x[:32]
+            lo_bit = 32 * (f.parts - 1 - i % f.parts)      # the high half first
             return x[lo_bit:lo_bit + 32]
 
         def add(*terms):
             """Sum modulo 2**w."""
             return sum(terms[1:], terms[0])[:w]
 
-        algs = fam.algorithms
-        iv0 = IV[algs[0].key]
+        modes = self.modes
+        iv0 = IV[modes[0][1].key]
 
         # ---- state ------------------------------------------------------------------
         H = [Signal(w, name=f"H{i}", init=iv0[i]) for i in range(8)]
@@ -200,7 +252,7 @@ class SHA2Core(wiring.Component):
         msg_open = Signal()             # padding FSM accepts message beats
 
         m.d.comb += [
-            buf_full.eq(fill == N),
+            buf_full.eq(fill == per(lambda f: 16 * f.parts)),
             self.beats.ready.eq(msg_open & ~buf_full),
             beat.eq(self.beats.valid & self.beats.ready),
             ending.eq(last if folded else updating),
@@ -218,13 +270,17 @@ class SHA2Core(wiring.Component):
             in_bytes.append(Mux(n > j, data_byte, marker))
         beat_word = Cat(*reversed(in_bytes))        # first byte -> bits 31:24
 
-        # The length field in bits, 32L wide; its words most significant first.
-        bit_len = Cat(C(0, 3), count, *([C(0, 32 * L - 67)] if 32 * L > 67 else []))[:32 * L]
-        len_words = [bit_len[32 * (L - 1 - k):32 * (L - k)] for k in range(L)]
+        def length_words(f):
+            """Family f's length field in bits, 2 x parts words, most significant first."""
+            n = 2 * f.parts
+            bit_len = Cat(C(0, 3), count, *([C(0, 32 * n - 67)] if 32 * n > 67 else []))[:32 * n]
+            return [bit_len[32 * (n - 1 - k):32 * (n - k)] for k in range(n)]
+        len_words = {f.engine: length_words(f) for f in fams}
         # LENGTH_MID's words (SHA-512: the field's second and third), by fill.
-        mid_word = len_words[1]
+        mid_word = len_words[fam.engine][1]
         for k in range(2, L - 1):
-            mid_word = Mux(fill == N - L + k, len_words[k], mid_word)
+            mid_word = Mux(fill == N - L + k, len_words[fam.engine][k], mid_word)
+        len_at = per(lambda f: 14 * f.parts)        # fill where the length field starts
 
         # ---- padding FSM: message beats, then the padding words -----------------------
         with m.FSM(name="pad") as pad_fsm:
@@ -242,16 +298,23 @@ class SHA2Core(wiring.Component):
             with m.State("ZEROS"):
                 # Zeros until the length field's place; there its first word. A marker
                 # that landed inside that place lets the zeros run on into the next block.
-                m.d.comb += [push.eq(~buf_full), push_word.eq(Mux(fill == N - L, len_words[0], 0))]
-                with m.If(~buf_full & (fill == N - L)):
-                    m.next = "LENGTH_LO" if L == 2 else "LENGTH_MID"
+                m.d.comb += [push.eq(~buf_full),
+                             push_word.eq(Mux(fill == len_at, per(lambda f: len_words[f.engine][0]), 0))]
+                with m.If(~buf_full & (fill == len_at)):
+                    if wide:
+                        with m.If(is512):
+                            m.next = "LENGTH_MID"
+                        with m.Else():
+                            m.next = "LENGTH_LO"
+                    else:
+                        m.next = "LENGTH_LO" if L == 2 else "LENGTH_MID"
             if L > 2:
                 with m.State("LENGTH_MID"):         # fill = N-L+1 .. N-2: never full
                     m.d.comb += [push.eq(1), push_word.eq(mid_word)]
                     with m.If(fill == N - 2):
                         m.next = "LENGTH_LO"
             with m.State("LENGTH_LO"):
-                m.d.comb += [push.eq(1), push_word.eq(len_words[L - 1])]   # fill == N-1 here
+                m.d.comb += [push.eq(1), push_word.eq(per(lambda f: len_words[f.engine][-1]))]  # last word
                 m.d.sync += buf_final.eq(1)
                 m.next = "FINISH"
             with m.State("FINISH"):                 # wait for the final block's H update
@@ -267,8 +330,9 @@ class SHA2Core(wiring.Component):
             m.d.sync += count.eq(count + n)
 
         def buf_word(i):
-            """Message word i of the block in buf (most significant half first)."""
-            return buf[i] if P == 1 else Cat(*reversed(buf[P * i:P * i + P]))
+            """Message word i of the block in buf (most significant half first). A narrower
+            family's block is the last 16 words pushed: the top of buf."""
+            return per(lambda f: buf[N - 16 + i] if f.parts == 1 else Cat(*reversed(buf[P * i:P * i + P])))
 
         # ---- round function and message schedule ------------------------------------
         # The round's longest path is the chain of w-bit adds into a and e (CCU2C carry
@@ -305,19 +369,24 @@ class SHA2Core(wiring.Component):
         # ---- working variables and hash words ---------------------------------------
         v_next = [Signal(w, name=f"{n}_next") for n in "abcdefgh"]
         m.d.comb += [v_next[i].eq(v[i]) for i in range(8)]
+        def write_h(f):
+            with m.Switch(self.ctx_addr):
+                for i in range(8 * f.parts):
+                    with m.Case(i):
+                        m.d.sync += ctx_part(H[i // f.parts], i, f).eq(bswap32(self.ctx_wdata))
+                        m.d.comb += ctx_part(v_next[i // f.parts], i, f).eq(bswap32(self.ctx_wdata))
+
         with m.If(self.init):
             for i in range(8):
                 iv = iv0[i]
-                for alg in algs[1:]:
-                    iv = Mux(self.mode == alg.mode, IV[alg.key][i], iv)
+                for mode, alg in modes[1:]:
+                    iv = Mux(self.mode == mode, IV[alg.key][i], iv)
                 m.d.sync += H[i].eq(iv)
                 m.d.comb += v_next[i].eq(iv)
-        with m.Elif(self.ctx_we & (self.ctx_addr < 8 * P)):
-            with m.Switch(self.ctx_addr):
-                for i in range(8 * P):
-                    with m.Case(i):
-                        m.d.sync += ctx_part(H[i // P], i).eq(bswap32(self.ctx_wdata))
-                        m.d.comb += ctx_part(v_next[i // P], i).eq(bswap32(self.ctx_wdata))
+            if wide:
+                m.d.sync += is512.eq(self.mode[WIDE_512.bit_length() - 1])
+        with m.Elif(self.ctx_we & (self.ctx_addr < per(lambda f: 8 * f.parts))):
+            per_stmt(write_h)
         with m.Elif(ending):
             m.d.sync += [H[i].eq(H_sum[i]) for i in range(8)]
             m.d.comb += [v_next[i].eq(H_sum[i]) for i in range(8)]
@@ -333,14 +402,14 @@ class SHA2Core(wiring.Component):
 
         # hkw for the next clock's round: round 0 after `start`, else round rnd + 1. On
         # other clocks the value is unused (no round runs next), so it need not be exact.
-        k_next = Array(Const(x, w) for x in fam.K)[Mux(start, 0, rnd + 1)]
+        k_next = per(lambda f: Array(Const(x, f.word) for x in f.K)[Mux(start, 0, rnd + 1)])
         m.d.sync += hkw.eq(add(v_next[7], Mux(start, buf_word(0), W[1]), k_next))
 
         # ---- block sequencing ---------------------------------------------------------
-        m.d.sync += last.eq(running & (rnd == R - 2))
+        m.d.sync += last.eq(running & (rnd == per(lambda f: f.rounds - 2)))
         with m.If(running):
             m.d.sync += rnd.eq(rnd + 1)
-            with m.If(rnd == R - 1):
+            with m.If(rnd == per(lambda f: f.rounds - 1)):
                 m.d.sync += running.eq(0)
                 if not folded:
                     m.d.sync += updating.eq(1)
@@ -358,7 +427,7 @@ class SHA2Core(wiring.Component):
             m.d.sync += done.eq(1)
 
         # ---- context port ---------------------------------------------------------------
-        count_word = 8 * P                          # the byte count's first word
+        count_word = per(lambda f: 8 * f.parts)     # the byte count's first word
         with m.If(self.init):
             m.d.sync += count.eq(0)
         with m.Elif(self.ctx_we & (self.ctx_addr == count_word)):
@@ -366,15 +435,17 @@ class SHA2Core(wiring.Component):
         with m.Elif(self.ctx_we & (self.ctx_addr == count_word + 1)):
             m.d.sync += count[32:64].eq(self.ctx_wdata)
 
-        with m.Switch(self.ctx_addr):
-            for i in range(8 * P):
-                with m.Case(i):
-                    m.d.sync += self.ctx_rdata.eq(bswap32(ctx_part(H[i // P], i)))
-            with m.Case(count_word):
-                m.d.sync += self.ctx_rdata.eq(count[0:32])
-            with m.Case(count_word + 1):
-                m.d.sync += self.ctx_rdata.eq(count[32:64])
-            with m.Default():
-                m.d.sync += self.ctx_rdata.eq(0)
+        def read_ctx(f):
+            with m.Switch(self.ctx_addr):
+                for i in range(8 * f.parts):
+                    with m.Case(i):
+                        m.d.sync += self.ctx_rdata.eq(bswap32(ctx_part(H[i // f.parts], i, f)))
+                with m.Case(8 * f.parts):
+                    m.d.sync += self.ctx_rdata.eq(count[0:32])
+                with m.Case(8 * f.parts + 1):
+                    m.d.sync += self.ctx_rdata.eq(count[32:64])
+                with m.Default():
+                    m.d.sync += self.ctx_rdata.eq(0)
+        per_stmt(read_ctx)
 
         return m
