@@ -16,6 +16,8 @@
 #   make arty-bscan-spi   build that proxy (needs Vivado), see docs/boards.md
 #   make fpga-report      resource/Fmax report -> docs/fpga.md, docs/fpga.json, docs/fpga_*.png
 #                         (FPGA_REPORT_ARGS=--soc= : only the Arty's yosys estimates, ~15 min)
+#   make fpga-sha2-options  the SHA-512 family as its own engine or a widened SHA-2 engine, on
+#                         ECP5 out of context -> docs/fpga.json and its table in docs/fpga.md
 #
 # Each target first runs `make setup` (idempotent: a stamp makes it instant once done), so
 # they work on a fresh clone. DRY_RUN=1 prints the programming command instead of running it. BOOT_MIN_VERSION=N: the
@@ -45,7 +47,7 @@ _ARTY_ARGS  = --variant $(ARTY_VARIANT) --sys-clk-freq $(ARTY_SYS_CLK) \
               $(if $(FPGA_ENGINES),--engines $(FPGA_ENGINES)) $(if $(SHA256_VARIANT),--sha256-variant $(SHA256_VARIANT)) $(if $(UART_BAUD),--uart-baudrate $(UART_BAUD)) \
               $(if $(BOOT_MIN_VERSION),--boot-min-version $(BOOT_MIN_VERSION))
 
-.PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci ulx3s-seeds arty arty-load arty-flash arty-bscan-spi fpga-report
+.PHONY: ulx3s ulx3s-load ulx3s-flash ulx3s-ci ulx3s-seeds arty arty-load arty-flash arty-bscan-spi fpga-report fpga-sha2-options
 
 # Used on its own (make -f boards/boards.mk), the set-up the top Makefile's `setup` runs.
 ifndef HASHSOC_TOP_MAKEFILE
@@ -83,3 +85,6 @@ ulx3s-seeds: setup
 
 fpga-report: setup
 	$(PY) scripts/fpga/report.py $(FPGA_REPORT_ARGS)
+
+fpga-sha2-options: setup
+	$(PY) scripts/fpga/sha2_options.py

@@ -443,19 +443,26 @@ def test_lut_sites_of_a_yosys_netlist():
                                               "sites": 6}
 
 
+def tree_modules_imported_by(code):
+    """The files of the tree (not .venv's; not gateware/buildstamp.py, the Verilog cache's
+    own helper) that Python code `code` imports, run in a fresh interpreter at TOP."""
+    code += ("; import os, sys; print('\\n'.join('module ' + os.path.relpath(m.__file__) "
+             "for m in list(sys.modules.values()) if getattr(m, '__file__', None) and "
+             "os.path.abspath(m.__file__).startswith(os.getcwd() + os.sep)))")
+    r = run([PY, "-c", code])
+    assert r.returncode == 0, r.stderr[-3000:]
+    used = {line.split(" ", 1)[1] for line in r.stdout.splitlines() if line.startswith("module ")}
+    return {f for f in used if not f.startswith(".venv")} - {"gateware/buildstamp.py"}
+
+
 def test_arty_sources_are_what_its_verilog_is_made_from():
     """report.ARTY_SOURCES (the digest the Arty rows record) holds every module of the tree
     that making the Arty SoC imports, the engines' cores with them (gateware/engines.py
     converts them when its cached Verilog is stale); gateware/buildstamp.py is that cache."""
     report, _ = fpga_report()
-    code = ("import os, sys; from boards.arty import ArtyHashSoC; from gateware.engines import make_core; "
-            "ArtyHashSoC(); [make_core(e, device_key=bytes(32)) for e in ('sha256', 'keccak')]; "
-            "print('\\n'.join('module ' + os.path.relpath(m.__file__) for m in list(sys.modules.values()) "
-            "if getattr(m, '__file__', None) and os.path.abspath(m.__file__).startswith(os.getcwd() + os.sep)))")
-    r = run([PY, "-c", code])
-    assert r.returncode == 0, r.stderr[-3000:]
-    used = {line.split(" ", 1)[1] for line in r.stdout.splitlines() if line.startswith("module ")}
-    used = {f for f in used if not f.startswith(".venv")} - {"gateware/buildstamp.py"}
+    used = tree_modules_imported_by(
+        "from boards.arty import ArtyHashSoC; from gateware.engines import make_core; "
+        "ArtyHashSoC(); [make_core(e, device_key=bytes(32)) for e in ('sha256', 'keccak')]")
     assert {"boards/arty.py", "soc/hashsoc.py", "gateware/keccak/core.py", "gateware/sha256/hmac.py"} <= used, used
     covered = {f for f in used for s in report.ARTY_SOURCES if f == s or f.startswith(s + "/")}
     assert used == covered, f"imported but not in ARTY_SOURCES: {sorted(used - covered)}"
@@ -478,13 +485,40 @@ def test_arty_figures_are_the_trees():
                        "ULX3S rows are kept), then commit docs/fpga.json and docs/fpga.md.")
 
 
-def fpga_seeds():
-    """scripts/fpga/seeds.py as a module (the five-seed table of `make ulx3s-seeds`)."""
+def fpga_script(name):
+    """scripts/fpga/<name>.py as a module."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("fpga_seeds", os.path.join(TOP, "scripts", "fpga", "seeds.py"))
+    spec = importlib.util.spec_from_file_location(f"fpga_{name}", os.path.join(TOP, "scripts", "fpga", f"{name}.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def fpga_seeds():
+    """scripts/fpga/seeds.py (the five-seed table of `make ulx3s-seeds`)."""
+    return fpga_script("seeds")
+
+
+def test_sha2_options_are_the_trees():
+    """docs/fpga.json's sha2_options (issue 33: the SHA-512 family as its own engine or one
+    widened SHA-2 engine) has every row sha2_options.py builds, made from the tree's
+    gateware (its key); and its SOURCES hold every module of the tree that making the rows'
+    modules imports."""
+    opts = fpga_script("sha2_options")
+    _, data = fpga_report()
+    table = data.get("sha2_options", {})
+    tags = [t for t, _, _ in opts.ROWS] + ["separate-core", "separate-engine"]
+    assert sorted(r["tag"] for r in table.get("rows", [])) == sorted(tags), table
+    assert table.get("key") == opts.table_key(), (
+        f"docs/fpga.json's sha2_options was made from other gateware (commit {table.get('commit')}) "
+        "than the tree's: make fpga-sha2-options (~10 min), then commit docs/fpga.json and docs/fpga.md")
+    used = tree_modules_imported_by(
+        "import sys; sys.path.insert(0, 'scripts/fpga'); import sha2_options as o; "
+        "from gateware.engines import to_verilog; [to_verilog(o.component(w, f), 'top') for _, w, f in o.ROWS]")
+    used = {f for f in used if f.startswith("gateware/")}
+    assert {"gateware/sha2/core.py", "gateware/common/engine.py"} <= used, used
+    covered = {f for f in used for s in opts.SOURCES if f == s or f.startswith(s + "/")}
+    assert used == covered, f"imported but not in sha2_options.SOURCES: {sorted(used - covered)}"
 
 
 def test_seed_table_rebuilt_in_part_keeps_the_other_seeds():

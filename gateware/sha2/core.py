@@ -193,7 +193,7 @@ class SHA2Core(wiring.Component):
         # in the low half of its 64-bit register: the SHA-256 functions read only the low
         # halves, and a sum's low half does not depend on the high halves, so whatever the
         # high halves hold (carries, an earlier SHA-512 message) never reaches a digest.
-        is512 = Signal() if wide else None
+        is512 = Signal(name="is512") if wide else None
 
         def per(fn):
             """fn(family) of the message's family (a constant choice but in the widened core)."""

@@ -266,9 +266,18 @@ def ecp5_engine(tag, name, variant, freq_mhz, seed, build=True):
     if not build:
         return None
     log(f"ECP5 engine {tag}: yosys synth_ecp5 + nextpnr-ecp5 --out-of-context")
-    os.makedirs(d, exist_ok=True)
     path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=MAIN_RAM)
-    src = os.path.relpath(path, d)          # relative: YoWASP sees the work tree, not /tmp
+    res = ecp5_out_of_context(d, tag, path, top, freq_mhz, seed)
+    res.update({"tag": tag, "engine": name, "variant": variant})
+    return store(d, key, res)
+
+
+def ecp5_out_of_context(d, tag, verilog, top, freq_mhz, seed):
+    """Module `top` of the Verilog file `verilog` alone on the ULX3S's FPGA: yosys synth_ecp5,
+    then nextpnr-ecp5 --out-of-context (no I/O buffers: reg-to-reg Fmax) in `d`. Cells,
+    Fmax, the critical path and the seconds it took."""
+    os.makedirs(d, exist_ok=True)
+    src = os.path.relpath(verilog, d)       # relative: YoWASP sees the work tree, not /tmp
     with open(os.path.join(d, "synth.ys"), "w") as f:
         f.write(f"read_verilog {src}\nsynth_ecp5 -top {top}\nstat\nwrite_json {tag}.json\n")
     t = run([os.path.join(FPGA_BIN, "yosys"), "-q", "-l", "yosys.log", "synth.ys"], d, os.path.join(d, "yosys.out"))
@@ -280,10 +289,9 @@ def ecp5_engine(tag, name, variant, freq_mhz, seed, build=True):
     res.update(yosys_ecp5_luts(os.path.join(d, "yosys.log")))
     fm = res["fmax_all"]
     net = "clk" if "clk" in fm else next(iter(fm))
-    res.update({"tag": tag, "engine": name, "variant": variant, "fmax_mhz": fm[net][0],
-                "target_mhz": freq_mhz, "seconds": round(t),
+    res.update({"fmax_mhz": fm[net][0], "target_mhz": freq_mhz, "seconds": round(t),
                 "critical": critical_path(os.path.join(d, "nextpnr.log"), net)})
-    return store(d, key, res)
+    return res
 
 
 # Arty (Xilinx 7-series) yosys estimates ---------------------------------------------------------
@@ -602,7 +610,8 @@ def figure(data, section, tag, field=None, spec=None):
     """One figure of fpga.json, as the analysis quotes it: {{soc:both:fmax_mhz}} (a ULX3S SoC
     row), {{engine:keccak:lut}} (an ECP5 engine alone), {{seeds:3:fmax_mhz}} (a row of the
     five-seed table), {{seeds:passing}} ("4 of 5"), {{seeds:range}} (the routed seeds' Fmax),
-    {{depth:VexRiscv:luts}} (the Arty netlist's LUT levels in a module), {{arty:both:lut}} (an
+    {{depth:VexRiscv:luts}} (the Arty netlist's LUT levels in a module), {{sha2:sha2-engine:lut}}
+    (a row of the SHA-512 options, scripts/fpga/sha2_options.py), {{arty:both:lut}} (an
     Arty row), {{xc7:keccak:lut}} (an engine alone on xc7) and {{arty:both:lut_sites/XC7A35T}}
     (a share of a device, "72.5%");
     a dotted field reaches inside (critical.logic_ns), and a fourth part is a format spec."""
@@ -617,7 +626,8 @@ def figure(data, section, tag, field=None, spec=None):
     rows, key = {"soc": (data["ulx3s_soc"], "tag"), "engine": (data["ecp5_engines"], "tag"),
                  "seeds": (data.get("ulx3s_seeds", {}).get("rows", []), "seed"),
                  "depth": (data.get("xc7_depth", {}).get("modules", []), "module"),
-                 "arty": (data.get("arty_soc", []), "tag"), "xc7": (data.get("xc7_engines", []), "tag")}[section]
+                 "arty": (data.get("arty_soc", []), "tag"), "xc7": (data.get("xc7_engines", []), "tag"),
+                 "sha2": (data.get("sha2_options", {}).get("rows", []), "tag")}[section]
     row = next((r for r in rows if str(r[key]) == tag), None)
     if row is None or field is None:
         raise KeyError(f"fpga.json has no {section} row {tag!r}, or no field asked")
@@ -717,6 +727,8 @@ def render(data):
                     if i == 0 else "| | | | | | | ")
             L.append(head + f"| {label} {nb} B | {t_f:,.0f} Mbit/s ({t_f / 8:,.1f} MB/s) | {t_s:,.0f} Mbit/s |")
     L.append("")
+    if data.get("sha2_options"):
+        L.append(render_sha2_options(data["sha2_options"], eng))
     L.append("## Beside seed 003 and a public anchor\n")
     L.append("| design | technology | clocks/block | Fmax (MHz) | area | throughput (Mbit/s) |")
     L.append("|---|---|---:|---:|---|---:|")
@@ -856,6 +868,56 @@ def render_seeds(data):
         lo, hi = min(r["fmax_mhz"] for r in routed), max(r["fmax_mhz"] for r in routed)
         L[-1] += f"; the routed ones span {lo:.2f}-{hi:.2f} MHz"
     L[-1] += "."
+    return "\n".join(L) + "\n"
+
+
+def render_sha2_options(data, eng):
+    """Issue 33's two ways to the SHA-512 family (scripts/fpga/sha2_options.py: fpga.json's
+    sha2_options) beside the shipped engines' rows (`eng`, HMAC included)."""
+    rows = {r["tag"]: r for r in data["rows"]}
+    seeds = data["seeds"]
+    shipped = {r["engine"]: r for r in eng if r.get("variant") == "folded"}
+    L = ["## SHA-512: its own engine or a widened SHA-2 engine (issue 33)\n",
+         "The SoC's SHA-512 family is an engine of its own beside the SHA-256 engine. The other "
+         "way is one widened SHA-2 engine, SHA-256/224 and the SHA-512 family on one 64-bit "
+         "datapath (gateware/sha2/core.py, family `sha2`; tests/test_sha2_wide.py). Each row is "
+         f"one module alone on the LFE5U-85F, out of context ({data['target_mhz']:g} MHz asked), at "
+         f"placement seeds {', '.join(map(str, seeds))}: Fmax is the lowest of them, each seed's "
+         "after it. Made by `make fpga-sha2-options` "
+         f"(scripts/fpga/sha2_options.py) from commit {data['commit']} on {data['date']}. "
+         "The engines are the frontend (registers, data window, descriptor walker, DMA) around "
+         "the core, without HMAC: the widened core has no HMAC wrapper yet. *Both* is the sum "
+         "of the two separate modules' cells, at each seed the slower one's Fmax. Clocks per "
+         "block are the same either way (tests/test_sha2_wide.py).\n",
+         f"| module | SHA-256 / SHA-224 | SHA-512 family | LUT | FF | Fmax (MHz), seeds {'/'.join(map(str, seeds))} "
+         "| critical path at the lowest (from -> to) |",
+         "|---|---|---|---:|---:|---|---|"]
+
+    def line(name, r, c256, c512):
+        c = r.get("critical") or {}
+        path = f"`{c['from']}` -> `{c['to']}`" if c else ""
+        each = " / ".join(f"{r['fmax_by_seed'][str(s)]:.1f}" for s in seeds)
+        L.append(f"| {name} | {c256} | {c512} | {r['lut']:,} | {r['ff']:,} | **{r['fmax_mhz']:.1f}** ({each}) | "
+                 f"{path} |")
+
+    for what in ("core", "engine"):
+        a, b, both, wide = (rows.get(f"{f}-{what}") for f in ("sha256", "sha512", "separate", "sha2"))
+        if not (a and b and both and wide):
+            continue
+        line(f"SHA-256 {what}", a, "64 clk/block", "-")
+        line(f"SHA-512 {what}", b, "-", "80 clk/block")
+        line(f"both {what}s (separate)", both, "64", "80")
+        line(f"**widened {what}**", wide, "64", "80")
+    a, b, wide = (rows.get(f"{f}-engine") for f in ("sha256", "sha512", "sha2"))
+    if a and b and wide and "sha256" in shipped and "sha512" in shipped:
+        h256 = shipped["sha256"]["lut"] - a["lut"]
+        h512 = shipped["sha512"]["lut"] - b["lut"]
+        sep = shipped["sha256"]["lut"] + shipped["sha512"]["lut"]
+        L += ["", f"With HMAC: the shipped engines (\"Each engine alone\" above) are the engines here plus "
+              f"their HMAC wrappers, +{h256:,} LUT (SHA-256) and +{h512:,} LUT (SHA-512); the two shipped "
+              f"engines take {sep:,} LUT. A widened engine with HMAC would carry one wrapper of the "
+              f"SHA-512 family's block: about {wide['lut'] + h512:,} LUT (the widened engine here plus the "
+              "SHA-512 wrapper's cost; an estimate, not a build)."]
     return "\n".join(L) + "\n"
 
 
@@ -1081,6 +1143,8 @@ def main():
             data["ulx3s_seeds"] = old["ulx3s_seeds"]
         if old.get("ulx3s_placer_trial"):   # the record of a nextpnr option tried (docs/boards.md)
             data["ulx3s_placer_trial"] = old["ulx3s_placer_trial"]
+        if old.get("sha2_options"):         # scripts/fpga/sha2_options.py's, kept until it runs again
+            data["sha2_options"] = old["sha2_options"]
         carried = []
 
         def keep(section, tag, result):
