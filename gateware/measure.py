@@ -45,11 +45,12 @@ own clocks.
 
 import os
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth import Array, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .sha2.constants import IV, K256
+from .sha2.core import FAMILIES, Ch, Maj, big_sigma, bswap32, small_sigma
 
 WORDS = 8          # 32-bit words of the value and of a measurement
 
@@ -59,13 +60,10 @@ WORDS = 8          # 32-bit words of the value and of a measurement
 PAD_BLOCK = [0x80000000] + [0] * 14 + [8 * 64]
 
 
-def _rotr(x, n):
-    return x.rotate_right(n)
-
-
-def _swap(x):
-    """A word's bytes reversed: the ports' little-endian packing <-> SHA-256's big-endian words."""
-    return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
+# SHA-256's functions, the SHA-2 core's (gateware/sha2/core.py).
+_SHA256 = FAMILIES["sha256"]
+Sigma0, Sigma1 = big_sigma(_SHA256.Sigma0), big_sigma(_SHA256.Sigma1)
+sigma0, sigma1 = small_sigma(_SHA256.sigma0), small_sigma(_SHA256.sigma1)
 
 
 class MeasureCore(wiring.Component):
@@ -99,7 +97,7 @@ class MeasureCore(wiring.Component):
         rd = Signal(32)
         tn = Signal(6)              # the round whose message word is asked for (below)
         m.d.comb += [rd.eq(Array(value)[Mux(self.busy, tn[:3], self.sel)]),
-                     self.word.eq(Mux(self.busy, 0, _swap(rd)))]
+                     self.word.eq(Mux(self.busy, 0, bswap32(rd)))]
 
         # One round (FIPS 180-4 6.2.2) in two clocks, so no clock carries more than one
         # multi-operand add: A registers T1 (with W[t], registered a round earlier), B makes
@@ -112,13 +110,12 @@ class MeasureCore(wiring.Component):
         with m.Elif(tn < WORDS):
             m.d.comb += msg.eq(rd)
         with m.Else():
-            m.d.comb += msg.eq(_swap(self.data))
+            m.d.comb += msg.eq(bswap32(self.data))
         sched = Signal(32)
-        m.d.comb += sched.eq((_rotr(w[14], 17) ^ _rotr(w[14], 19) ^ (w[14] >> 10)) + w[9] +
-                             (_rotr(w[1], 7) ^ _rotr(w[1], 18) ^ (w[1] >> 3)) + w[0])
+        m.d.comb += sched.eq(sigma1(w[14]) + w[9] + sigma0(w[1]) + w[0])
         t1 = Signal(32)
         t2 = Signal(32)
-        m.d.comb += t2.eq((_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c)))
+        m.d.comb += t2.eq(Sigma0(a) + Maj(a, b, c))
         # Words 8-15 of block 1 are software's: round t waits in B for word t+1.
         waits = ~second & (tn >= WORDS) & (tn < 16)
 
@@ -143,8 +140,7 @@ class MeasureCore(wiring.Component):
                 m.next = "A"
             with m.State("A"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += t1.eq(h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + ((e & f) ^ (~e & g)) +
-                                  Array(Const(x, 32) for x in K256)[t] + w[15])
+                m.d.sync += t1.eq(h + Sigma1(e) + Ch(e, f, g) + Array(Const(x, 32) for x in K256)[t] + w[15])
                 m.next = "B"
             with m.State("B"):
                 m.d.comb += [self.busy.eq(1), tn.eq(t + 1), self.want.eq(waits)]
@@ -187,7 +183,7 @@ def write_verilog(out_dir):
     top = "measure_core"
     path = os.path.join(out_dir, f"{top}.v")
     stamp = path + ".stamp"
-    tag = source_digest(["gateware/measure.py", "gateware/sha2/constants.py"], top)
+    tag = source_digest(["gateware/measure.py", "gateware/sha2/constants.py", "gateware/sha2/core.py"], top)
     os.makedirs(out_dir, exist_ok=True)
     if is_current(stamp, tag, path):
         return path, top

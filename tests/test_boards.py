@@ -559,3 +559,24 @@ def test_a_seed_stopped_while_routing_says_how_router1_went(tmp_path):
     assert s == {"placed_estimate_mhz": 44.94, "router_iterations": 5000, "arcs_left": 400, "arcs": 1000,
                  "router_seconds": 1900, "last_1000_iterations_s": 12.5,
                  "arcs_left_every_600_s": [[600, 700], [1200, 500], [1800, 400]]}
+
+
+def test_rekey_carries_keys_only_over_an_unchanged_netlist():
+    """scripts/fpga/rekey.py's rule: the keys move to the tree's only when the recorded ones
+    are REV's, nothing but Amaranth modules changed, and every module's Verilog is the same."""
+    rekey = fpga_script("rekey")
+    keys = {"seeds": "a", "arty": {"both": "b"}, "xc7": {"keccak": "c"}, "depth": "b"}
+    old = {"keys": keys, "verilog": {"sha256-folded-stream": "1", "measure": "2"}}
+    new = {"keys": {**keys, "seeds": "z"}, "verilog": dict(old["verilog"])}
+    assert rekey.problems(keys, old, new, ["gateware/measure.py", "gateware/sha2/core.py"]) == []
+    assert "not REV's" in rekey.problems({**keys, "seeds": "x"}, old, new, [])[0]
+    assert "soc/hashsoc.py" in rekey.problems(keys, old, new, ["gateware/sha2/core.py", "soc/hashsoc.py"])[0]
+    assert "hashspec" in rekey.problems(keys, old, new, ["gateware/hashspec.py"])[0]
+    changed = {"keys": keys, "verilog": {**old["verilog"], "measure": "3"}}
+    assert rekey.problems(keys, old, changed, ["gateware/measure.py"]) == ["the Verilog differs: measure"]
+    gone = {"keys": keys, "verilog": {"measure": "2"}}
+    assert rekey.problems(keys, old, gone, []) == ["the Verilog differs: sha256-folded-stream"]
+    data = {"ulx3s_seeds": {"key": "a"}, "arty_soc": [{"tag": "both", "source": "b"}],
+            "xc7_engines": [{"tag": "keccak", "source": "c"}], "xc7_depth": {"source": "b"}}
+    assert rekey.recorded(data) == keys
+    assert rekey.recorded(rekey.rekeyed(data, new["keys"])) == new["keys"]

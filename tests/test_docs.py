@@ -296,7 +296,8 @@ def test_generated_docs_match_their_json():
     seeds_py = load_script("scripts/fpga/seeds.py")
     if seeds.get("key") != seeds_py.sources_key(seeds_py.board_config()):
         bad.append("docs/fpga.json's ulx3s_seeds was made from other sources or build options than the "
-                   "tree's (make ulx3s-seeds)")
+                   "tree's (make ulx3s-seeds; after a change that keeps every netlist, "
+                   "scripts/fpga/rekey.py --from <the table's commit>)")
     fail_if(bad, "generated docs that differ from what their JSON renders to")
 
 

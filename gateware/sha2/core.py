@@ -145,11 +145,13 @@ def bswap32(x):
     return Cat(x[24:32], x[16:24], x[8:16], x[0:8])
 
 
-def _big_sigma(r):
+def big_sigma(r):
+    """FIPS 180-4's Sigma with rotations r (a family's Sigma0 or Sigma1)."""
     return lambda x: x.rotate_right(r[0]) ^ x.rotate_right(r[1]) ^ x.rotate_right(r[2])
 
 
-def _small_sigma(r):
+def small_sigma(r):
+    """FIPS 180-4's sigma: two rotations and a shift, r (a family's sigma0 or sigma1)."""
     return lambda x: x.rotate_right(r[0]) ^ x.rotate_right(r[1]) ^ (x >> r[2])
 
 
@@ -210,8 +212,8 @@ class SHA2Core(wiring.Component):
 
         def sigma(which, make):
             return lambda x: per(lambda f: make(getattr(f, which))(x if f.word == w else x[:f.word]))
-        Sigma0, Sigma1 = sigma("Sigma0", _big_sigma), sigma("Sigma1", _big_sigma)
-        sigma0, sigma1 = sigma("sigma0", _small_sigma), sigma("sigma1", _small_sigma)
+        Sigma0, Sigma1 = sigma("Sigma0", big_sigma), sigma("Sigma1", big_sigma)
+        sigma0, sigma1 = sigma("sigma0", small_sigma), sigma("sigma1", small_sigma)
 
         def ctx_part(x, i, f):
             """The 32 bits of family f's context word i (< 8 parts) in x = H or a..h[i // parts]."""
