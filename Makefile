@@ -52,8 +52,9 @@ test-fast: setup
 	$(PY) -m pytest tests -m "not fpga and not simbuild"
 
 # BENCH_TARGETS=arty-twin (a comma list) runs only those; the others stay as docs/bench.json has them.
+# BENCH_ARGS=--with-engines: instead, the twins built with every engine (the engines a board leaves out).
 bench: setup
-	$(PY) scripts/bench.py $(if $(BENCH_TARGETS),--targets $(BENCH_TARGETS))
+	$(PY) scripts/bench.py $(if $(BENCH_TARGETS),--targets $(BENCH_TARGETS)) $(BENCH_ARGS)
 
 # Simulation speed and a perf profile of the Verilator models (docs/simprofile.md).
 simprofile: setup

@@ -141,13 +141,32 @@ class SimTarget(Target):
 
 
 class TwinTarget(Target):
-    """A board's twin (boards/twin.py). It runs until stopped: a firmware's DONE ends it."""
+    """A board's twin (boards/twin.py). It runs until stopped: a firmware's DONE ends it.
+
+    `TwinTarget(board, engines)` is the twin of the board built with other engines than its
+    default (the board scripts' --engines, FPGA_ENGINES), named `<board>-twin-<engine>-...`
+    (e.g. ulx3s-twin-sha256-keccak-sha512), in build/<that name>: not one of TARGETS, the
+    place where an engine the board leaves out by default runs on the board's memory path
+    (`target()` knows the name; scripts/bench.py's --with-engines)."""
 
     ends_itself = False
 
-    def __init__(self, board):
-        super().__init__(f"{board}-twin", f"{BOARD_LABELS[board]} twin", board)
+    def __init__(self, board, engines=None):
+        label = f"{BOARD_LABELS[board]} twin"
+        if engines is None or tuple(engines) == tuple(DEFAULT_ENGINES[board]):
+            super().__init__(f"{board}-twin", label, board)
+            self._engines = None
+        else:
+            unknown = [e for e in engines if e not in DEFAULT_ENGINES["sim"]]
+            if unknown or not engines:
+                raise ValueError(f"engines are some of {', '.join(DEFAULT_ENGINES['sim'])}, not {list(engines)}")
+            super().__init__(f"{board}-twin-{'-'.join(engines)}", f"{label} with {', '.join(engines)}", board)
+            self._engines = tuple(engines)
         self._twin = None
+
+    @property
+    def engines(self):
+        return self._engines or super().engines
 
     def twin(self):
         """boards/twin.py's Twin of the board (its build, bank layout and run directories)."""
@@ -216,8 +235,12 @@ def twin_of(board):
 
 
 def target(name):
-    """The Target called `name` ("sim", "<board>-twin" or "<board>"), or ValueError."""
+    """The Target called `name` ("sim", "<board>-twin", "<board>-twin-<engine>-..." or
+    "<board>"), or ValueError."""
     t = TARGETS.get(name) or BOARD_TARGETS.get(name)
+    for board in TWIN_BOARDS:
+        if t is None and name.startswith(f"{board}-twin-"):
+            t = TwinTarget(board, name[len(f"{board}-twin-"):].split("-"))
     if t is None:
         raise ValueError(f"no target {name!r} (targets: {', '.join([*TARGETS, *BOARD_TARGETS])})")
     return t

@@ -39,7 +39,7 @@ import tempfile
 
 from litex.build.sim.config import SimConfig
 
-from boards import TWIN_BOARDS as BOARDS
+from boards import DEFAULT_ENGINES, TWIN_BOARDS as BOARDS
 from boards.twinpins import BankLayout
 from soc import steps
 
@@ -70,11 +70,12 @@ class Twin:
         self.main_ram_base = 0x4000_0000
         self.main_ram_size = self.layout.size
         self._soc_cls = target.soc_class()
+        self.engines = tuple(target.engines)
 
     # -- build ------------------------------------------------------------------------------------
 
     def _soc(self):
-        return self._soc_cls(twin=True, sys_clk_freq=self.sys_clk_freq)
+        return self._soc_cls(twin=True, sys_clk_freq=self.sys_clk_freq, engines=self.engines)
 
     def build(self, force=False):
         """Gateware + Verilator model + both BIOS images, into build/<board>-twin (cached)."""
@@ -111,7 +112,8 @@ class Twin:
             steps.run(f"{name}: SoC and its Verilog (LiteX)", sim.log(f"{name}-gateware"), board)
             steps.run(f"{name}: direct-boot BIOS", sim.log(f"{name}-direct-bios"), direct)
             sim.verilate(self.gateware_dir, f"{name}: Verilator model", sim.log(f"{name}-verilator"))
-        tag = sim.source_tag(("twin", self.board), sim.SOURCES + ("boards",))
+        other = () if self.engines == tuple(DEFAULT_ENGINES[self.board]) else (self.engines,)
+        tag = sim.source_tag(("twin", self.board) + other, sim.SOURCES + ("boards",))
         return sim.build_cached(self.build_dir, tag, make, force)
 
     def bios_image(self, which):

@@ -5,6 +5,8 @@
     python scripts/bench.py                      (make bench: every target, two at a time)
     python scripts/bench.py --targets arty-twin  (these again; the others kept from bench.json)
     python scripts/bench.py --only-render        (the docs again from docs/bench.json)
+    python scripts/bench.py --with-engines       (the twins built with every engine: the figures of
+                                                  the engines a board leaves out, marked in the table)
 
 Runs the firmware's full benchmark (every algorithm; software, PIO and DMA; 0 B to 64 KiB)
 on each target (two at once, one per core) and derives the headline figures side by side.
@@ -16,13 +18,14 @@ which commit it ran.
 import json
 import os
 import platform
+import re
 import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TOP)
 
-from boards import targets  # noqa: E402
+from boards import DEFAULT_ENGINES, targets  # noqa: E402
 from gateware import hashspec  # noqa: E402
 from scripts import xv6run  # noqa: E402
 from soc.runfw import run_firmware  # noqa: E402
@@ -319,6 +322,25 @@ def run_target(target, results):
                        "contention": contention, "wall_seconds": round(time.time() - t0)}
 
 
+# Engines a board leaves out by default run on its twin built with every engine
+# (`--with-engines`): their headline figures fill the twin's empty cells, marked.
+EVERY_ENGINE = tuple(DEFAULT_ENGINES["sim"])
+
+
+def run_with_every_engine(target, results):
+    """The firmware (self-test, quick benchmark) on `target`'s twin built with EVERY_ENGINE:
+    its self-test must pass (the engines the board leaves out, checked on its memory path)."""
+    t = targets.TwinTarget(targets.target(target).board, EVERY_ENGINE)
+    t0 = time.time()
+    console = run_firmware("main", "quick", timeout=5400, target=t.name)
+    passed = re.search(r"SELFTEST (\d+) passed, (\d+) failed", console)
+    if not passed or passed.group(2) != "0":
+        raise SystemExit(f"bench: the self-test on {t.name} did not pass: {passed and passed.group(0)}")
+    rows, _, _ = parse(console)
+    results[target] = {"twin": t.name, "engines": list(EVERY_ENGINE), "selftest_passed": int(passed.group(1)),
+                       "figures": derive(rows), "rows": rows, "wall_seconds": round(time.time() - t0)}
+
+
 def commit():
     import subprocess
     r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=TOP, capture_output=True, text=True)
@@ -332,6 +354,9 @@ def main(argv):
     ap.add_argument("--targets", default=",".join(TARGETS),
                     help="comma list of targets to run (the others are kept from docs/bench.json)")
     ap.add_argument("--only-render", action="store_true", help="the docs again from docs/bench.json")
+    ap.add_argument("--with-engines", action="store_true",
+                    help="instead: the twins whose board leaves an engine out, built with every engine "
+                         "(self-test and quick benchmark); their figures fill the twins' empty headline cells")
     args = ap.parse_args(argv)
     path = os.path.join(DOCS, "bench.json")
     if args.only_render:
@@ -341,11 +366,13 @@ def main(argv):
     bad = [t for t in want if t not in TARGETS]
     if bad:
         raise SystemExit(f"bench: no target {', '.join(bad)} (targets: {', '.join(TARGETS)})")
+    if args.with_engines:
+        want = [t for t in want if targets.target(t).board and tuple(targets.target(t).engines) != EVERY_ENGINE]
     t0, at = time.time(), commit()     # the tree the run builds, not the one it ends in
     results = {}
     # One simulation per core.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda t: run_target(t, results), want))
+        list(pool.map(lambda t: (run_with_every_engine if args.with_engines else run_target)(t, results), want))
     missing = [t for t in want if t not in results]
     if missing:
         raise SystemExit(f"bench: no results for {', '.join(missing)}")
@@ -356,10 +383,12 @@ def main(argv):
     old = {}
     if os.path.exists(path):
         with open(path) as f:
-            old = json.load(f)["targets"]
-    merged = {t: results.get(t) or old[t] for t in TARGETS if t in results or t in old}
+            old = json.load(f)
+    section = "with_every_engine" if args.with_engines else "targets"
+    kept = old.get(section, {})
+    merged = {t: results.get(t) or kept[t] for t in TARGETS if t in results or t in kept}
     os.makedirs(DOCS, exist_ok=True)
-    data = {"targets": merged}
+    data = {**old, section: merged}
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
     write_docs(data)
@@ -379,11 +408,24 @@ def render(data):
     from boards.arty import L2_SIZE as ARTY_L2
     from boards.ulx3s import L2_SIZE
     results = {t: data["targets"][t] for t in TARGETS if t in data["targets"]}
+    every = data.get("with_every_engine", {})
     head = header("figure", results, last=("target",))
+
+    def cell(t, r, key, fmt):
+        if key in r["figures"]:
+            return fmt.format(r["figures"][key])
+        if key in every.get(t, {}).get("figures", {}):
+            return fmt.format(every[t]["figures"][key]) + " †"
+        return "-"
     for key, label, fmt, want in HEADLINES:
-        head.append(f"| {label} | " + " | ".join(fmt.format(r["figures"][key]) if key in r["figures"] else "-"
-                                                 for r in results.values())
-                    + f" | {want} |")
+        head.append(f"| {label} | " + " | ".join(cell(t, r, key, fmt) for t, r in results.items()) + f" | {want} |")
+    if every:
+        head += ["", "† On the twin built with every engine (the board leaves "
+                 + ", ".join(sorted({e for t in every for e in EVERY_ENGINE if e not in targets.target(t).engines}))
+                 + " out by default: `--engines` of the board scripts), `scripts/bench.py --with-engines`: "
+                 + "; ".join(f"{every[t]['twin']}, {every[t]['date']}, commit {every[t]['commit']}, self-test "
+                             f"{every[t]['selftest_passed']} passed, {every[t]['wall_seconds']} s"
+                             for t in TARGETS if t in every) + "."]
     timer = ", ".join(f"{r['timer_read_clocks']} clocks on {TARGETS[t][0]}" for t, r in results.items())
     runs = "\n".join(f"- {TARGETS[t][0]}: {r.get('date', 'before 2026-11-28')}, commit {r.get('commit', '-')}, "
                      f"{r['wall_seconds']} s of wall time (run with {', '.join(r.get('run_with', ['sim', 'ulx3s-twin']))}, "

@@ -27,6 +27,22 @@ def test_every_place_has_one_target():
         targets.target("sim-twin")
 
 
+def test_a_twin_with_other_engines():
+    """A board's twin built with other engines than the board's default (what bench.py's
+    --with-engines runs): its own name, label and build directory, found by target(); the
+    default engines name the plain twin, and an unknown engine is refused."""
+    every = DEFAULT_ENGINES["sim"]
+    for board in TWIN_BOARDS:
+        t = targets.target(f"{board}-twin-{'-'.join(every)}")
+        assert (t.name, t.board, t.engines) == (f"{board}-twin-{'-'.join(every)}", board, every)
+        assert t.build_dir == os.path.join(TOP, "build", t.name) and t.label.endswith(", ".join(every))
+        assert t.name not in targets.TARGETS and not t.ends_itself
+        assert targets.TwinTarget(board, DEFAULT_ENGINES[board]).name == f"{board}-twin"
+        assert t.twin().engines == every and targets.twin_of(board).twin().engines == DEFAULT_ENGINES[board]
+    with pytest.raises(ValueError, match="not \\['sha1'\\]"):
+        targets.target("ulx3s-twin-sha1")
+
+
 def test_the_soc_each_builds():
     assert targets.target("sim").soc_class().__name__ == "SimHashSoC"
     assert targets.target("ulx3s-twin").soc_class() is targets.target("ulx3s").soc_class()
