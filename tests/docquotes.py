@@ -85,6 +85,33 @@ def bench_quotes():
     ]
 
 
+def sha512_quotes():
+    """(doc, text) pairs of docs/sha512.md's benchmark figures: litex_sim's, and the twins'
+    built with every engine (bench.py --with-engines: the boards leave SHA-512 out)."""
+    data = json.loads(read("docs/bench.json"))
+    sim, every = data["targets"]["sim"], data.get("with_every_engine", {})
+
+    def row(rows, path, n):
+        return next(r for r in rows if (r["alg"], r["path"], r["bytes"]) == ("SHA-512", path, n))
+    big, f = 65536, sim["figures"]
+    d = row(sim["rows"], "dma", big)
+    quotes = [("docs/sha512.md", f"64 KiB in one command take {d['clocks']:,} clocks, **{big / d['clocks']:.3f} bytes per "
+                                 f"clock**; the core is busy {f['sha512_core_clocks_per_block']:.2f} clocks"),
+              ("docs/sha512.md", f"4 KiB: {row(sim['rows'], 'dma', 4096)['clocks']:,} clocks by DMA against "
+                                 f"{row(sim['rows'], 'sw', 4096)['clocks']:,} in software "
+                                 f"({f['sha512_dma_speedup_4k']:.0f}x); software runs at "
+                                 f"{f['sha512_sw_clocks_per_byte']:.1f} clocks per byte.")]
+    if {"ulx3s-twin", "arty-twin"} <= set(every):
+        u, a = every["ulx3s-twin"], every["arty-twin"]
+        quotes += [
+            ("docs/sha512.md", f"64 KiB by DMA at **{u['figures']['sha512_dma_bytes_per_clock']:.3f} bytes per clock** "
+                               f"on the ULX3S twin (SDR SDRAM) and **{a['figures']['sha512_dma_bytes_per_clock']:.3f}** "
+                               f"on the Arty twin (DDR3), the core busy {u['figures']['sha512_core_clocks_per_block']:.2f} "
+                               f"and {a['figures']['sha512_core_clocks_per_block']:.2f} clocks per block"),
+            ("docs/sha512.md", f"({u['selftest_passed']:,} and {a['selftest_passed']:,} checks)")]
+    return quotes
+
+
 def twin_quotes():
     """(doc, text) pairs from the twin's figures in docs/bench.json: its benchmark rows and
     the DMA-against-the-CPU rows (firmware/baremetal/dmacontend.c)."""
@@ -342,7 +369,7 @@ def main(argv=None):
     p.add_argument("--serialboot", nargs="*", default=[], metavar="JSON",
                    help="a twin's serialboot.json (build/<board>-twin/serialboot.json)")
     args = p.parse_args(argv)
-    quotes = bench_quotes() + twin_quotes()
+    quotes = bench_quotes() + twin_quotes() + sha512_quotes()
     for path in args.serialboot:
         with open(path) as f:
             quotes += serialboot_quotes(json.load(f))
