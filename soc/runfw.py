@@ -154,7 +154,8 @@ def main():
                    help=f"{', '.join(APPS)} (firmware/baremetal), or your own program's C file")
     p.add_argument("--bench", default="quick", choices=["quick", "full"])
     p.add_argument("--timeout", type=int, default=1800)
-    p.add_argument("--target", default="sim", choices=targets.TARGETS)
+    p.add_argument("--target", default="sim", help=f"{', '.join(targets.TARGETS)}, or a twin with other "
+                   "engines: <board>-twin-<engine>-... (boards/targets.py)")
     args = p.parse_args()
     try:
         app_source(args.app)

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from boards import DEFAULT_ENGINES
+from boards import DEFAULT_ENGINES, TWIN_BOARDS
 from gateware import hashspec
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -455,17 +455,21 @@ def tree_modules_imported_by(code):
     return {f for f in used if not f.startswith(".venv")} - {"gateware/buildstamp.py"}
 
 
-def test_arty_sources_are_what_its_verilog_is_made_from():
-    """report.ARTY_SOURCES (the digest the Arty rows record) holds every module of the tree
-    that making the Arty SoC imports, the engines' cores with them (gateware/engines.py
-    converts them when its cached Verilog is stale); gateware/buildstamp.py is that cache."""
+@pytest.mark.parametrize("board", ["arty", "ulx3s"])
+def test_board_sources_are_what_its_verilog_is_made_from(board):
+    """report.ARTY_SOURCES and ULX3S_SOURCES (the digests the Arty rows and the five-seed
+    table record) hold every module of the tree that making the board's SoC imports, the
+    engines' cores with them (gateware/engines.py converts them when its cached Verilog is
+    stale); gateware/buildstamp.py is that cache."""
     report, _ = fpga_report()
+    cls = TWIN_BOARDS[board]
     used = tree_modules_imported_by(
-        "from boards.arty import ArtyHashSoC; from gateware.engines import make_core; "
-        "ArtyHashSoC(); [make_core(e, device_key=bytes(32)) for e in ('sha256', 'keccak')]")
-    assert {"boards/arty.py", "soc/hashsoc.py", "gateware/keccak/core.py", "gateware/sha256/hmac.py"} <= used, used
-    covered = {f for f in used for s in report.ARTY_SOURCES if f == s or f.startswith(s + "/")}
-    assert used == covered, f"imported but not in ARTY_SOURCES: {sorted(used - covered)}"
+        f"from boards.{board} import {cls}; from gateware.engines import make_core; "
+        f"{cls}(); [make_core(e, device_key=bytes(32)) for e in ('sha256', 'keccak', 'sha512')]")
+    sources = report.ARTY_SOURCES if board == "arty" else report.ULX3S_SOURCES
+    assert {f"boards/{board}.py", "soc/hashsoc.py", "gateware/keccak/core.py", "gateware/sha256/hmac.py"} <= used, used
+    covered = {f for f in used for s in sources if f == s or f.startswith(s + "/")}
+    assert used == covered, f"imported but not in the {board}'s sources: {sorted(used - covered)}"
 
 
 def test_arty_figures_are_the_trees():

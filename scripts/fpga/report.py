@@ -84,7 +84,6 @@ def log(msg):
 
 
 ENGINE_SOURCES = ("gateware",)
-ULX3S_SOURCES = ("gateware", "soc", "boards/ulx3s.py", "boards/common.py")
 # What the Arty SoC's Verilog is generated from: boards/arty.py and what it imports within the
 # tree, transitively (tests/test_boards.py checks), plus the engines' cores, which
 # gateware/engines.py imports when it converts an engine. Not gateware/buildstamp.py (the
@@ -96,6 +95,10 @@ ARTY_SOURCES = ("boards/__init__.py", "boards/arty.py", "boards/common.py", "boa
                 "gateware/litedram_dma.py", "gateware/litex_wrapper.py", "gateware/measure.py",
                 "gateware/measure_wrapper.py",
                 "soc/__init__.py", "soc/bootrom.py", "soc/hashsoc.py", "soc/identity.py", "soc/l2wt.py")
+# The same for the ULX3S SoC (tests/test_boards.py checks it too), with the ROM build's
+# libc cache. Not soc/runfw.py or soc/sim.py: a change to the simulator's runner does not
+# make the board's tables stale.
+ULX3S_SOURCES = tuple("boards/ulx3s.py" if f == "boards/arty.py" else f for f in ARTY_SOURCES) + ("soc/libccache.py",)
 
 
 def source_hash(paths, *extra):
