@@ -8,6 +8,10 @@ DMA window, aligned) before `start`. For each descriptor the walker
 
     FETCH  reads its two words through the DMA reader's own read port (the reader is idle
            then, so the port is the walker's: no second bus master, no arbiter),
+    RANGE  registers whether the piece lies outside the DMA window (a 33-bit sum and two
+           compares, which must not run on into the frontend's abort and the walker's own
+           enables in one clock: that was the ULX3S SoC's critical path at three of five
+           placement seeds, docs/fpga.md),
     CHECK  refuses a piece of length 0 (`bad_list`) or outside the DMA window (`bad_range`)
            before any byte of it is read, so a bad descriptor never makes the engine read
            outside main RAM,
@@ -20,8 +24,8 @@ on. `abort` stops the walk; a request already presented is kept until taken and 
 walker stays busy until its answers are back (the read port's rules, gateware/common/dma.py).
 
 Clock budget per descriptor, on top of its bytes: two reads (on-chip RAM: ~4 clocks;
-LiteDRAM: its latency, ~10-12), one clock of CHECK, and the reader's start and drain
-(~4): about 10-20 clocks per piece, under 0.5% of a 4 KiB page at ~1 byte/clock.
+LiteDRAM: its latency, ~10-12), one clock each of RANGE and CHECK, and the reader's start
+and drain (~4): about 10-20 clocks per piece, under 0.5% of a 4 KiB page at ~1 byte/clock.
 In the SoC, with a core that outruns the memory (SHA3-256), docs/bench.md's `sg4096` and
 `sg512` rows differ by ~20 clocks per piece on the twin (core busy), this budget plus a
 row change; their larger gap to the one-command row is the driver's, not the walker's
@@ -83,6 +87,7 @@ class DescriptorWalker(wiring.Component):
         pending = Signal()          # a request is presented and not yet taken
         d_addr = Signal(32)
         d_len = Signal(32)
+        out_of_window = Signal()    # RANGE's verdict on (d_addr, d_len), for CHECK
 
         m.d.comb += [
             self.port.req_addr.eq(ptr + sent),
@@ -118,14 +123,21 @@ class DescriptorWalker(wiring.Component):
                 with m.If(self.abort):
                     m.next = "DRAIN"
                 with m.Elif(got + self.port.resp_valid == 2):
-                    m.next = "CHECK"        # the second word is registered on this clock
+                    m.next = "RANGE"        # the second word is registered on this clock
+            with m.State("RANGE"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += out_of_window.eq(outside(d_addr, d_len, self.dma_window))
+                with m.If(self.abort):
+                    m.next = "IDLE"
+                with m.Else():
+                    m.next = "CHECK"
             with m.State("CHECK"):
                 # The error pulses do not look at `abort`: the frontend drives `abort` from
                 # them (a false combinational loop otherwise).
                 bad_range = Signal()
                 m.d.comb += [
                     self.busy.eq(1),
-                    bad_range.eq(outside(d_addr, d_len, self.dma_window)),
+                    bad_range.eq(out_of_window),
                     self.bus_error.eq(err),
                     self.bad_list.eq(~err & (d_len == 0)),
                     self.bad_range.eq(~err & (d_len != 0) & bad_range),

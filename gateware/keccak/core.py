@@ -42,7 +42,14 @@ Two independent halves that talk through ``full``:
 * permutation side: ``rnd`` (0 = idle, otherwise the next round 1..23 to run), ``fin`` (the
   running permutation ends the message or is a squeeze, so ``done`` is set when it ends).
 
-``busy = wcnt != 0 | full | pad_pending | rnd != 0``; ``beats.ready`` is 1 when the buffer has room
+``busy = partial | full | pad_pending | running``, where ``partial`` (``wcnt != 0``) and
+``running`` (``rnd != 0``) are flip-flops of their own, set with the counters' next values, so
+neither compare sits on a path: ``running`` decides every clock whether the state takes a
+round and the buffer (fan-out to all 1,600 state and 1,344 buffer bits), and ``busy`` gates
+the context writes into the state and the 64-bit byte count. Routed with the compares, those
+were the ULX3S SoC's critical paths at several placement seeds (docs/fpga.md, "ULX3S over five
+placement seeds": ``rnd`` -> the state's input, ``wcnt`` -> the byte count's clock enable).
+``beats.ready`` is 1 when the buffer has room
 (not full, or being absorbed in this very clock) and no padding or final permutation is under
 way. A beat accepted after ``done`` clears ``done`` and is absorbed into the current state (the
 frontend always pulses ``init`` first; the core does not care). ``squeeze`` while ``done`` runs
@@ -194,10 +201,12 @@ class KeccakCore(wiring.Component):
         count = Signal(64)                   # message bytes absorbed (informational)
         buf   = Signal(8 * RATE_MAX)         # next block, zero above the written words
         wcnt  = Signal(range(RATE_MAX // 4)) # words in buf
+        partial     = Signal()               # wcnt != 0, kept as a flip-flop (see busy above)
         full        = Signal()               # buf holds a complete block
         final       = Signal()               # ... and it is the padded last block
         pad_pending = Signal()               # last beat had 4 bytes: pad byte goes in next word
         rnd   = Signal(range(24))            # 0: idle (or round 0 now), else next round to run
+        running     = Signal()               # rnd != 0, kept as a flip-flop (see busy above)
         fin   = Signal()                     # running permutation sets done when it ends
         done  = Signal()
 
@@ -212,7 +221,6 @@ class KeccakCore(wiring.Component):
                                  end_bit[8 * rate - 1].eq(1)]
 
         # --- permutation side ---
-        running   = rnd != 0
         absorb    = full & ~running               # XOR buf into the state + round 0, this clock
         squeezing = self.squeeze & done           # one more permutation, nothing absorbed
         step      = absorb | squeezing | running  # the state goes through one round
@@ -225,7 +233,7 @@ class KeccakCore(wiring.Component):
 
         # --- input side ---
         room   = ~full | absorb                  # buf can take a word this clock
-        busy   = (wcnt != 0) | full | pad_pending | running
+        busy   = partial | full | pad_pending | running
         takes  = room & ~pad_pending & ~final & ~fin
         accept = self.beats.valid & takes
         write_pad = pad_pending & room           # the delayed pad word, on its own clock
@@ -254,13 +262,14 @@ class KeccakCore(wiring.Component):
 
         with m.If(self.init):
             m.d.sync += [
-                mode.eq(self.mode), state.eq(0), count.eq(0), buf.eq(0), wcnt.eq(0),
-                full.eq(0), final.eq(0), pad_pending.eq(0), rnd.eq(0), fin.eq(0), done.eq(0),
+                mode.eq(self.mode), state.eq(0), count.eq(0), buf.eq(0), wcnt.eq(0), partial.eq(0),
+                full.eq(0), final.eq(0), pad_pending.eq(0), rnd.eq(0), running.eq(0), fin.eq(0),
+                done.eq(0),
             ]
         with m.Else():
             # permutation side
             with m.If(step):
-                m.d.sync += [state.eq(rnd_f.y), rnd.eq(Mux(rnd == 23, 0, rnd + 1))]
+                m.d.sync += [state.eq(rnd_f.y), rnd.eq(Mux(rnd == 23, 0, rnd + 1)), running.eq(rnd != 23)]
                 with m.If(absorb):
                     m.d.sync += [full.eq(0), final.eq(0), fin.eq(final), buf.eq(0)]
                 with m.If(squeezing):
@@ -281,9 +290,9 @@ class KeccakCore(wiring.Component):
             with m.If(accept | write_pad):
                 m.d.sync += buf.word_select(wcnt, 32).eq(wdata)
                 with m.If(closes | (wcnt == rate_w - 1)):
-                    m.d.sync += [full.eq(1), wcnt.eq(0)]
+                    m.d.sync += [full.eq(1), wcnt.eq(0), partial.eq(0)]
                 with m.Else():
-                    m.d.sync += wcnt.eq(wcnt + 1)
+                    m.d.sync += [wcnt.eq(wcnt + 1), partial.eq(1)]
                 with m.If(closes):
                     m.d.sync += [final.eq(1), pad_pending.eq(0)]
             with m.If(accept):
