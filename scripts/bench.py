@@ -50,6 +50,11 @@ def parse(console):
     return rows, timer, latency
 
 
+def by_run(rows):
+    """The rows of a run by (algorithm, path, bytes): each benchmark line is one of these."""
+    return {(r["alg"], r["path"], r["bytes"]): r for r in rows}
+
+
 def blocks(alg, n):
     """Blocks the engine processes for an n-byte message (padding included)."""
     a = hashspec.algorithm(alg)
@@ -73,7 +78,7 @@ def kmac_permutations(sponge, n, keylen=32):
 def sha512_figures(rows):
     """SHA-512's headline figures where the SoC has its engine (the boards leave it out by
     default, boards/__init__.py; their twins with every engine have it: --with-engines)."""
-    get = {(r["alg"], r["path"], r["bytes"]): r for r in rows}
+    get = by_run(rows)
     big = 65536
     s5 = get.get(("SHA-512", "dma", big))
     if not s5:
@@ -85,7 +90,7 @@ def sha512_figures(rows):
 
 
 def derive(rows):
-    get = {(r["alg"], r["path"], r["bytes"]): r for r in rows}
+    get = by_run(rows)
     big = 65536
     out = {}
     sha = get[("SHA-256", "dma", big)]
@@ -309,7 +314,7 @@ def run_target(target, results):
     contention = parse_contention(run_firmware("dmacontend", "quick", timeout=1800, target=target))
     clocks, cross = bulk(target)
     rows, timer, latency = parse(console)
-    get = {(r["alg"], r["path"], r["bytes"]): r for r in rows}
+    get = by_run(rows)
     figures = derive(rows)
     figures["sha256_dma_latency_64"] = get[("SHA-256", "dma", 64)]["clocks"]
     figures["sha3_256_dma_latency_64"] = get[("SHA3-256", "dma", 64)]["clocks"]
@@ -332,6 +337,11 @@ def run_target(target, results):
 # Engines a board leaves out by default run on its twin built with every engine
 # (`--with-engines`): their headline figures fill the twin's empty cells, marked.
 EVERY_ENGINE = tuple(DEFAULT_ENGINES["sim"])
+
+
+def leaves_an_engine_out(t):
+    """A twin whose board's default build has fewer engines than EVERY_ENGINE."""
+    return bool(t.board) and tuple(t.engines) != EVERY_ENGINE
 
 
 def run_with_every_engine(target, results):
@@ -376,7 +386,7 @@ def main(argv):
     if bad:
         raise SystemExit(f"bench: no target {', '.join(bad)} (targets: {', '.join(TARGETS)})")
     if args.with_engines:
-        want = [t for t in want if targets.target(t).board and tuple(targets.target(t).engines) != EVERY_ENGINE]
+        want = [t for t in want if leaves_an_engine_out(targets.target(t))]
     t0, at = time.time(), commit()     # the tree the run builds, not the one it ends in
     results = {}
     # One simulation per core.

@@ -845,8 +845,19 @@ def render_seeds(data):
          f"{data['ci_seed']}. Any change to the gateware or the ROM places the SoC anew, so the "
          "table is of that commit until it is made again. *router1* is nextpnr's routing time "
          "(wall seconds, two builds at a time on this 2-core VM).", "",
-         f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing | router1 |",
-         "|---:|---:|---|---:|---:|---|---:|---:|"]
+         f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing | router1 |"
+         + (f" before ({data['before']['commit']}) |" if data.get("before") else ""),
+         "|---:|---:|---|---:|---:|---|---:|---:|" + ("---:|" if data.get("before") else "")]
+    was = {r["seed"]: r for r in data.get("before", {}).get("rows", [])}
+
+    def then(seed):
+        """The seed's Fmax in the table this one replaced."""
+        if not data.get("before"):
+            return ""
+        r = was.get(seed)
+        if not r or r["fmax_mhz"] is None:
+            return " not routed |" if r else " - |"
+        return f" {r['fmax_mhz']:.2f} MHz{'' if r['pass'] else ' (FAIL)'} |"
     for r in rows:
         if r["fmax_mhz"] is None:
             s = r["stopped"]
@@ -857,20 +868,26 @@ def render_seeds(data):
                         f"{', '.join(format(n, ',') for _, n in s['arcs_left_every_600_s'])}"
                         if s.get("arcs_left_every_600_s") else "") + "); "
                      f"{s['placed_estimate_mhz']:.2f} MHz estimated after placement | | | | | "
-                     f"> {s['router_seconds']:,} s |")
+                     f"> {s['router_seconds']:,} s |" + then(r["seed"]))
             continue
         c = r["critical"] or {}
         L.append(f"| {r['seed']} | {r['fmax_mhz']:.2f} MHz | {'PASS' if r['pass'] else '**FAIL**'} "
                  f"({(r['fmax_mhz'] / want - 1):+.1%}) | {r['lut']:,} | {r['ff']:,} | "
                  f"`{c.get('from', '?')}` -> `{c.get('to', '?')}` | "
                  f"{c.get('logic_ns', 0):.2f} / {c.get('routing_ns', 0):.2f} ns | "
-                 f"{'-' if r.get('router_seconds') is None else format(r['router_seconds'], ',') + ' s'} |")
+                 f"{'-' if r.get('router_seconds') is None else format(r['router_seconds'], ',') + ' s'} |"
+                 + then(r["seed"]))
     ok = [r for r in rows if r["pass"]]
     L += ["", f"**{len(ok)} of {len(rows)} seeds** meet {want:g} MHz"]
     if routed:
         lo, hi = min(r["fmax_mhz"] for r in routed), max(r["fmax_mhz"] for r in routed)
         L[-1] += f"; the routed ones span {lo:.2f}-{hi:.2f} MHz"
     L[-1] += "."
+    if data.get("before"):
+        b = data["before"]
+        ok = [r for r in b["rows"] if r["pass"]]
+        L[-1] += (f" Before, the table of commit {b['commit']} ({b['date']}, VexRiscv `{b.get('cpu') or 'linux'}`): "
+                  f"{len(ok)} of {len(b['rows'])}.")
     return "\n".join(L) + "\n"
 
 

@@ -145,6 +145,16 @@ def merge(old, rows, made):
     return sorted(kept + new, key=lambda r: r["seed"])
 
 
+def before(old, key):
+    """What the table said before this run, for its "before" column (issue 33 asks for the
+    Fmax over five seeds before and after a change): `old` itself when it was made from
+    other sources or options than `key`, else the "before" it carried."""
+    if not old.get("rows") or old.get("key") == key:
+        return old.get("before")
+    return {"commit": old["commit"], "date": old["date"], "cpu": old.get("cpu"),
+            "rows": [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"], "pass": r["pass"]} for r in old["rows"]]}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seeds", default="1,2,3,4,5", help="comma list (default 1,2,3,4,5)")
@@ -185,6 +195,8 @@ def main():
     seeds_data = {**made, "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
                   "engines": cfg["engines"], "variant": cfg["variant"], "cpu": cfg["cpu"], "tmg_ripup": cfg["tmg_ripup"],
                   "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
+    if before(old, seeds_data["key"]):
+        seeds_data["before"] = before(old, seeds_data["key"])
     data = json.load(open(JSON))
     data["ulx3s_seeds"] = seeds_data
     json.dump(data, open(JSON, "w"), indent=1)
