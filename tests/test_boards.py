@@ -606,3 +606,19 @@ def test_rekey_carries_keys_only_over_an_unchanged_netlist():
             "xc7_engines": [{"tag": "keccak", "source": "c"}], "xc7_depth": {"source": "b"}}
     assert rekey.recorded(data) == keys
     assert rekey.recorded(rekey.rekeyed(data, new["keys"])) == new["keys"]
+
+
+def test_fpga_report_keeps_what_the_other_scripts_write():
+    """report.py rewrites docs/fpga.json after builds that take an hour; the sections the
+    other scripts in scripts/fpga/ write into it (`data["name"] = ...`) must be among those
+    it reads back at that moment (report.OTHER_SECTIONS), or a run beside seeds.py loses
+    the five-seed table."""
+    import glob
+    import re
+    report, _ = fpga_report()
+    written = set()
+    for path in glob.glob(os.path.join(TOP, "scripts", "fpga", "*.py")):
+        if not path.endswith("report.py"):
+            written |= set(re.findall(r'\bdata\["(\w+)"\] = ', open(path).read()))
+    assert written, "no script writes a section of docs/fpga.json?"
+    assert written <= set(report.OTHER_SECTIONS), sorted(written - set(report.OTHER_SECTIONS))

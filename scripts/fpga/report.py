@@ -1159,12 +1159,6 @@ def main():
                 "xc7_engines": [], "notes": args.note}
         old = json.load(open(jpath)) if os.path.exists(jpath) else {}
         data["notes"] = args.note or old.get("notes", [])
-        if old.get("ulx3s_seeds"):      # scripts/fpga/seeds.py's, kept until it runs again
-            data["ulx3s_seeds"] = old["ulx3s_seeds"]
-        if old.get("ulx3s_placer_trial"):   # the record of a nextpnr option tried (docs/boards.md)
-            data["ulx3s_placer_trial"] = old["ulx3s_placer_trial"]
-        if old.get("sha2_options"):         # scripts/fpga/sha2_options.py's, kept until it runs again
-            data["sha2_options"] = old["sha2_options"]
         carried = []
 
         def keep(section, tag, result):
@@ -1215,6 +1209,10 @@ def main():
             del data["xc7_depth"]
         replot = len([r for r in ulx3s_rows if r]) > carried.count("ulx3s_soc") + carried.count("ecp5_engines")
         data["variant_note"] = variant_note(data)
+        # The other scripts' sections, read now, not at the start: seeds.py or sha2_options.py
+        # may have written theirs while these builds ran (an hour or more).
+        now = json.load(open(jpath)) if os.path.exists(jpath) else {}
+        data.update({k: now[k] for k in OTHER_SECTIONS if now.get(k)})
         json.dump(data, open(jpath, "w"), indent=1)
     if os.path.exists(args.analysis):
         data["analysis"] = [open(args.analysis).read().strip()]
@@ -1225,6 +1223,12 @@ def main():
     log("wrote docs/fpga.md, docs/fpga.json" + (", docs/fpga_soc.png, docs/fpga_engines.png"
                                                  if data["ulx3s_soc"] and (args.only_render or replot) else ""))
     return 0
+
+
+# fpga.json's sections other scripts write, which this one keeps: scripts/fpga/seeds.py's
+# five-seed table, the record of a nextpnr option tried (docs/boards.md), and
+# scripts/fpga/sha2_options.py's table.
+OTHER_SECTIONS = ("ulx3s_seeds", "ulx3s_placer_trial", "sha2_options")
 
 
 def write_md(data):
