@@ -622,3 +622,18 @@ def test_fpga_report_keeps_what_the_other_scripts_write():
             written |= set(re.findall(r'\bdata\["(\w+)"\] = ', open(path).read()))
     assert written, "no script writes a section of docs/fpga.json?"
     assert written <= set(report.OTHER_SECTIONS), sorted(written - set(report.OTHER_SECTIONS))
+
+
+def test_soc_rows_from_earlier_sources_are_marked():
+    """report.earlier_soc_rows: a ULX3S SoC row whose recorded source digest is not the
+    tree's (or that has none) is marked in fpga.md's table; one made from the tree is not."""
+    report, _ = fpga_report()
+    from boards.ulx3s import DEFAULT_SYS_CLK
+    now = report.ulx3s_key(("sha256",), "folded", DEFAULT_SYS_CLK, 1)
+    data = {"seed": 1, "ulx3s_soc": [{"tag": "sha256", "engines": ["sha256"], "variant": "folded", "source": now},
+                                     {"tag": "both", "engines": ["sha256", "keccak"], "variant": "folded",
+                                      "source": now},
+                                     {"tag": "keccak", "engines": ["keccak"], "variant": "folded",
+                                      "source": report.ulx3s_key(("keccak",), "folded", DEFAULT_SYS_CLK, 1)},
+                                     {"tag": "none", "engines": [], "variant": "folded"}]}
+    assert report.earlier_soc_rows(data) == ["both", "none"]

@@ -218,6 +218,17 @@ def ulx3s_key(engines, variant, freq, seed):
     return source_hash(ULX3S_SOURCES, "ulx3s", engines, variant, freq, seed, DEFAULT_PNR_MARGIN)
 
 
+def earlier_soc_rows(data):
+    """The tags of the ULX3S SoC rows not made from the tree's sources at the board's clock
+    and the report's seed (their recorded `source` is another ulx3s_key, or none was
+    recorded): the table marks them, since a change to the gateware re-places every row
+    and only the rows rebuilt since describe the tree."""
+    from boards.ulx3s import DEFAULT_SYS_CLK
+    config = {tag: (engines, variant) for tag, engines, variant in SOC_CONFIGS}   # (the key's own types)
+    return [r["tag"] for r in data["ulx3s_soc"]
+            if r.get("source") != ulx3s_key(*config[r["tag"]], DEFAULT_SYS_CLK, data["seed"])]
+
+
 def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
     d = os.path.join(OUT, f"ulx3s-{tag}")
     key = ulx3s_key(engines, variant, freq, seed)
@@ -225,6 +236,7 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
     if res:
         log(f"ULX3S SoC {tag}: cached")
         res.setdefault("cpu", built_cpu(os.path.join(d, "gateware")))   # (results from before it was kept)
+        res.setdefault("source", key)     # the cache's stamp is that key
         return res
     if not build:
         return None
@@ -235,7 +247,8 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
         cmd += ["--bios", bios]
     os.makedirs(d, exist_ok=True)
     secs = run(cmd, TOP, os.path.join(d, "build.log"))
-    return store(d, key, ulx3s_result(os.path.join(d, "gateware"), tag, engines, variant, freq, round(secs)))
+    return store(d, key, dict(ulx3s_result(os.path.join(d, "gateware"), tag, engines, variant, freq, round(secs)),
+                              source=key))
 
 
 def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
@@ -251,7 +264,8 @@ def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
     log(f"ULX3S SoC {tag}: taken from {os.path.relpath(build_dir, TOP)}")
     res = ulx3s_result(gw, tag, engines, variant, freq, None)
     res["from"] = os.path.relpath(build_dir, TOP)
-    return store(os.path.join(OUT, f"ulx3s-{tag}"), ulx3s_key(engines, variant, freq, seed), res)
+    res["source"] = ulx3s_key(engines, variant, freq, seed)
+    return store(os.path.join(OUT, f"ulx3s-{tag}"), res["source"], res)
 
 
 # Engines alone on ECP5 --------------------------------------------------------------------------
@@ -612,7 +626,7 @@ FIGURE = re.compile(r"\{\{(\w+):([\w.+-]+)(?::([\w./]+))?(?::([^}]*))?\}\}")
 def figure(data, section, tag, field=None, spec=None):
     """One figure of fpga.json, as the analysis quotes it: {{soc:both:fmax_mhz}} (a ULX3S SoC
     row), {{engine:keccak:lut}} (an ECP5 engine alone), {{seeds:3:fmax_mhz}} (a row of the
-    five-seed table), {{seeds:passing}} ("4 of 5"), {{seeds:range}} (the routed seeds' Fmax),
+    five-seed table), {{before:3:fmax_mhz}} (that seed in the table it replaced), {{seeds:passing}} ("4 of 5"), {{seeds:range}} (the routed seeds' Fmax),
     {{depth:VexRiscv:luts}} (the Arty netlist's LUT levels in a module), {{sha2:sha2-engine:lut}}
     (a row of the SHA-512 options, scripts/fpga/sha2_options.py), {{arty:both:lut}} (an
     Arty row), {{xc7:keccak:lut}} (an engine alone on xc7) and {{arty:both:lut_sites/XC7A35T}}
@@ -628,6 +642,7 @@ def figure(data, section, tag, field=None, spec=None):
         raise KeyError(f"{{{{seeds:{tag}}}}}")
     rows, key = {"soc": (data["ulx3s_soc"], "tag"), "engine": (data["ecp5_engines"], "tag"),
                  "seeds": (data.get("ulx3s_seeds", {}).get("rows", []), "seed"),
+                 "before": (data.get("ulx3s_seeds", {}).get("before", {}).get("rows", []), "seed"),
                  "depth": (data.get("xc7_depth", {}).get("modules", []), "module"),
                  "arty": (data.get("arty_soc", []), "tag"), "xc7": (data.get("xc7_engines", []), "tag"),
                  "sha2": (data.get("sha2_options", {}).get("rows", []), "tag")}[section]
@@ -642,7 +657,7 @@ def figure(data, section, tag, field=None, spec=None):
     for part in field.split("."):
         v = v[part]
     if spec is None:
-        spec = ".1f" if field.endswith("_mhz") and section != "seeds" else ".2f" if isinstance(v, float) else \
+        spec = ".1f" if field.endswith("_mhz") and section not in ("seeds", "before") else ".2f" if isinstance(v, float) else \
             "," if isinstance(v, int) and not isinstance(v, bool) else ""
     return format(v, spec)
 
@@ -701,12 +716,18 @@ def render(data):
              "both": "SHA-256 (folded) + Keccak", "both-basic": "SHA-256 (basic) + Keccak",
              "every": "SHA-256 (folded) + Keccak + SHA-512"}
     base = next((r for r in soc if r["tag"] == "none"), None)
+    earlier = earlier_soc_rows(data)
     for r, c in zip(soc, cpus):
         other = f" (VexRiscv `{c}`)" if c != cpu else ""
+        other += " *" if r["tag"] in earlier else ""
         L.append(f"| {names[r['tag']]}{other} | {r['lut']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
                  f"{r['fmax_mhz']:.1f} | {'yes' if r['pass'] else '**no**'} | "
                  f"{r['yosys_lut4']:,} + {r['yosys_ccu2c']:,} |")
     L.append("")
+    if earlier:
+        L.append(f"\\* Made from earlier sources than the tree's ({', '.join(sorted({r['date'] for r in soc if r['tag'] in earlier}))}): "
+                 "a change to the gateware, the SoC or the board script since re-places the SoC, so the "
+                 "row is of that netlist. `make fpga-report FPGA_REPORT_ARGS=--soc=TAG` remakes a row.\n")
     if base:
         L.append("")
         L.append("Cost of each engine inside the SoC (difference from the SoC without engines): " + "; ".join(
