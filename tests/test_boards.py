@@ -622,6 +622,30 @@ def test_fpga_report_keeps_what_the_other_scripts_write():
             written |= set(re.findall(r'\bdata\["(\w+)"\] = ', open(path).read()))
     assert written, "no script writes a section of docs/fpga.json?"
     assert written <= set(report.OTHER_SECTIONS), sorted(written - set(report.OTHER_SECTIONS))
+    # seeds.py's tables of other engine sets are named by seeds.section(): all kept by prefix
+    seeds = fpga_seeds()
+    assert seeds.section(seeds.board_config(["sha256", "keccak", "sha512"])).startswith(report.SEEDS_SECTION)
+
+
+def test_seed_tables_of_another_engine_set_stand_apart():
+    """seeds.py --engines: the board's default engine set is fpga.json's ulx3s_seeds (what CI
+    and docs/boards.md answer to), another set its own section and build folder, and
+    fpga.md gets a table per section, headed by its engines, the default's first."""
+    seeds = fpga_seeds()
+    report, data = fpga_report()
+    default, every = seeds.board_config(), seeds.board_config(["sha256", "keccak", "sha512"])
+    assert seeds.section(default) == "ulx3s_seeds" and seeds.build_dir(2, default).endswith("ulx3s-seeds/seed-2")
+    assert seeds.section(every) == "ulx3s_seeds_sha256_keccak_sha512"
+    assert seeds.build_dir(2, every).endswith("ulx3s-seeds/sha256-keccak-sha512/seed-2")
+    assert seeds.sources_key(default) != seeds.sources_key(every)
+    table = {"commit": "bbb", "date": "2026-12-02", "target_mhz": 60.0, "engines": every["engines"], "device": "d",
+             "ci_seed": 1, "default": False,
+             "rows": [{"seed": 1, "fmax_mhz": 61.0, "pass": True, "lut": 1, "ff": 1, "critical": {}}]}
+    md = report.render(dict(data, ulx3s_seeds_sha256_keccak_sha512=table))
+    first, other = md.index("## ULX3S over five placement seeds"), md.index(
+        "## ULX3S with sha256, keccak, sha512 over five placement seeds")
+    assert first < other and "SEEDS_ARGS=--engines=sha256,keccak,sha512" in md[other:], md[other:other + 800]
+    assert "CI builds seed" not in md[other:other + 800]
 
 
 def test_soc_rows_from_earlier_sources_are_marked():

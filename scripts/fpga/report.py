@@ -733,8 +733,8 @@ def render(data):
         L.append("Cost of each engine inside the SoC (difference from the SoC without engines): " + "; ".join(
             f"{names[r['tag']]}: +{r['lut'] - base['lut']:,} LUT, +{r['ff'] - base['ff']:,} FF"
             for r in soc if r["tag"] != "none") + ".\n")
-    if data.get("ulx3s_seeds"):
-        L.append(render_seeds(data["ulx3s_seeds"]))
+    for name in sorted(k for k in data if k.startswith(SEEDS_SECTION)):    # the default's first
+        L.append(render_seeds(data[name]))
     L.append("## Each engine alone on ECP5 (LFE5U-85F, out of context)\n")
     L.append("The engine as the SoC instantiates it (core + frontend: registers, data window, DMA "
              "master), synthesized with `synth_ecp5` and placed and routed with `nextpnr-ecp5 "
@@ -857,13 +857,17 @@ def render_seeds(data):
     rows = sorted(data["rows"], key=lambda r: r["seed"])
     want = data["target_mhz"]
     routed = [r for r in rows if r["fmax_mhz"] is not None]
-    L = [f"## ULX3S over five placement seeds ({want:g} MHz)\n",
-         f"sys_clk Fmax after routing at each nextpnr seed, the ULX3S's default build "
+    default = data.get("default", True)
+    L = [f"## ULX3S {'' if default else 'with ' + ', '.join(data['engines']) + ' '}over five placement seeds "
+         f"({want:g} MHz)\n",
+         f"sys_clk Fmax after routing at each nextpnr seed, the ULX3S's "
+         f"{'default build' if default else 'build with another engine set than its default'} "
          f"({', '.join(data['engines'])}; VexRiscv `{data.get('cpu', 'linux')}`; {data['device']}; placer timing weight "
          f"{data.get('timing_weight', 10)}; router1"
-         f"{' with --tmg-ripup' if data.get('tmg_ripup') else ''}), made by `make ulx3s-seeds` "
-         f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}{made_apart(data, rows)}. CI builds seed "
-         f"{data['ci_seed']}. Any change to the gateware or the ROM places the SoC anew, so the "
+         f"{' with --tmg-ripup' if data.get('tmg_ripup') else ''}), made by `make ulx3s-seeds"
+         f"{'' if default else ' SEEDS_ARGS=--engines=' + ','.join(data['engines'])}` "
+         f"(scripts/fpga/seeds.py) from commit {data['commit']} on {data['date']}{made_apart(data, rows)}. "
+         + (f"CI builds seed {data['ci_seed']}. " if default else "") + "Any change to the gateware or the ROM places the SoC anew, so the "
          "table is of that commit until it is made again. *router1* is nextpnr's routing time "
          "(wall seconds, two builds at a time on this 2-core VM).", "",
          f"| seed | Fmax | at {want:g} MHz | LUT | FF | critical path (from -> to) | logic / routing | router1 |"
@@ -1233,7 +1237,7 @@ def main():
         # The other scripts' sections, read now, not at the start: seeds.py or sha2_options.py
         # may have written theirs while these builds ran (an hour or more).
         now = json.load(open(jpath)) if os.path.exists(jpath) else {}
-        data.update({k: now[k] for k in OTHER_SECTIONS if now.get(k)})
+        data.update({k: v for k, v in now.items() if v and (k in OTHER_SECTIONS or k.startswith(SEEDS_SECTION))})
         json.dump(data, open(jpath, "w"), indent=1)
     if os.path.exists(args.analysis):
         data["analysis"] = [open(args.analysis).read().strip()]
@@ -1250,6 +1254,7 @@ def main():
 # five-seed table, the record of a nextpnr option tried (docs/boards.md), and
 # scripts/fpga/sha2_options.py's table.
 OTHER_SECTIONS = ("ulx3s_seeds", "ulx3s_placer_trial", "sha2_options")
+SEEDS_SECTION = "ulx3s_seeds"      # and seeds.py --engines' tables, ulx3s_seeds_<engines>
 
 
 def write_md(data):

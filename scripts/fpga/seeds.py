@@ -6,6 +6,7 @@ and its table in docs/fpga.md (rendered by report.py, which keeps it when it run
     python scripts/fpga/seeds.py                    (make ulx3s-seeds: seeds 1-5, 20-60 min each)
     python scripts/fpga/seeds.py --reuse 1=build/ulx3s       take make ulx3s-ci's seed-1 build
     python scripts/fpga/seeds.py --seeds 2 --keep            build seed 2 again, keep the other rows
+    python scripts/fpga/seeds.py --engines sha256,keccak,sha512 --jobs 2    another engine set, its own table
 
 Each seed is the board's default build (`python -m boards.ulx3s --build --seed N`: the
 engines, memory path and ROM `make ulx3s` puts on the board) in build/ulx3s-seeds/seed-N.
@@ -47,14 +48,32 @@ def log(msg):
     print(f"[seeds] {msg}", flush=True)
 
 
-def board_config():
-    """The ULX3S default build's engines, CPU, sys_clk, nextpnr margin, router options and device."""
+def board_config(engines=None):
+    """The ULX3S default build's engines (or `engines`), CPU, sys_clk, nextpnr margin, router
+    options and device."""
     from boards import DEFAULT_ENGINES, ulx3s
-    return {"engines": list(DEFAULT_ENGINES["ulx3s"]), "variant": hashspec.variant("sha256").name,
+    return {"engines": list(engines or DEFAULT_ENGINES["ulx3s"]), "variant": hashspec.variant("sha256").name,
             "cpu": ulx3s.CPU_VARIANT,
             "freq": ulx3s.DEFAULT_SYS_CLK,
             "margin": ulx3s.DEFAULT_PNR_MARGIN, "tmg_ripup": ulx3s.DEFAULT_TMG_RIPUP,
             "timing_weight": ulx3s.DEFAULT_TIMING_WEIGHT, "device": ulx3s.DEFAULT_DEVICE}
+
+
+def section(cfg):
+    """fpga.json's section for the table: "ulx3s_seeds" for the board's default build (the
+    table CI's build and docs/boards.md answer to), "ulx3s_seeds_<engines>" for another
+    engine set (--engines: whether that build holds the clock, e.g. before it becomes the
+    default)."""
+    from boards import DEFAULT_ENGINES
+    if cfg["engines"] == list(DEFAULT_ENGINES["ulx3s"]):
+        return "ulx3s_seeds"
+    return "ulx3s_seeds_" + "_".join(cfg["engines"])
+
+
+def build_dir(seed, cfg):
+    """build/ulx3s-seeds/seed-N, or .../<engines>/seed-N for another engine set."""
+    sub = [] if section(cfg) == "ulx3s_seeds" else ["-".join(cfg["engines"])]
+    return os.path.join(OUT, *sub, f"seed-{seed}")
 
 
 def sources_key(cfg):
@@ -62,15 +81,15 @@ def sources_key(cfg):
                          cfg["tmg_ripup"], cfg["timing_weight"], cfg["cpu"])
 
 
-def build(seed, timeout_min):
-    d = os.path.join(OUT, f"seed-{seed}")
+def build(seed, timeout_min, cfg):
+    d = build_dir(seed, cfg)
     os.makedirs(d, exist_ok=True)
     log(f"seed {seed}: building in {os.path.relpath(d, TOP)} (yosys + nextpnr-ecp5 router1: 15-40 min, "
         f"stopped after {timeout_min} min)")
     t0 = time.time()
     with open(os.path.join(d, "build.log"), "w") as f:
         proc = subprocess.Popen([sys.executable, "-m", "boards.ulx3s", "--build", "--check-timing", "--seed",
-                                 str(seed), "--output-dir", d], cwd=TOP, stdout=f, stderr=subprocess.STDOUT,
+                                 str(seed), "--engines", ",".join(cfg["engines"]) or "none", "--output-dir", d], cwd=TOP, stdout=f, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         try:
             rc = proc.wait(timeout=timeout_min * 60)
@@ -164,15 +183,18 @@ def main():
     p.add_argument("--keep", action="store_true",
                    help="keep docs/fpga.json's rows of the seeds not built now (refused unless that table "
                         "was made from the tree's sources and options: the same key)")
+    p.add_argument("--engines", help="another engine set than the board's default (comma list, e.g. "
+                                      "sha256,keccak,sha512): its own table, fpga.json's ulx3s_seeds_<engines>")
     p.add_argument("--timeout", type=int, default=60, metavar="MIN",
                    help="stop a seed's build after MIN minutes and count it as not routed (default 60: "
                         "CI's whole run must finish in 90)")
     args = p.parse_args()
     report.use_fpga_tools()
-    cfg = board_config()
+    cfg = board_config(args.engines and [e for e in args.engines.split(",") if e])
+    name = section(cfg)
     seeds = [int(s) for s in args.seeds.split(",") if s]
     reuse = {int(k): os.path.abspath(v) for k, v in (r.split("=", 1) for r in args.reuse)}
-    old = json.load(open(JSON)).get("ulx3s_seeds", {"rows": []})
+    old = json.load(open(JSON)).get(name, {"rows": []})
     if args.keep and old.get("key") != sources_key(cfg):
         raise SystemExit("--keep: docs/fpga.json's table was made from other sources or options than the "
                          "tree's; its rows cannot stand beside new ones (build all five seeds)")
@@ -181,7 +203,7 @@ def main():
         if seed in reuse:
             log(f"seed {seed}: taken from {os.path.relpath(reuse[seed], TOP)}")
             return row(seed, reuse[seed], None, cfg)
-        return row(seed, *build(seed, args.timeout), cfg)
+        return row(seed, *build(seed, args.timeout, cfg), cfg)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         rows = list(pool.map(one, seeds))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=TOP, capture_output=True,
@@ -192,16 +214,16 @@ def main():
     made = {"commit": commit, "date": time.strftime("%Y-%m-%d")}
     rows = merge(old if args.keep else {"rows": []}, rows, made)
     from boards.ulx3s import DEFAULT_SEED
-    seeds_data = {**made, "key": sources_key(cfg), "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
+    seeds_data = {**made, "key": sources_key(cfg), "default": name == "ulx3s_seeds", "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
                   "engines": cfg["engines"], "variant": cfg["variant"], "cpu": cfg["cpu"], "tmg_ripup": cfg["tmg_ripup"],
                   "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
     if before(old, seeds_data["key"]):
         seeds_data["before"] = before(old, seeds_data["key"])
     data = json.load(open(JSON))
-    data["ulx3s_seeds"] = seeds_data
+    data[name] = seeds_data
     json.dump(data, open(JSON, "w"), indent=1)
     report.write_md(data)
-    log("wrote docs/fpga.json's ulx3s_seeds and docs/fpga.md")
+    log(f"wrote docs/fpga.json's {name} and docs/fpga.md")
     print(report.render_seeds(seeds_data))
     return 0
 
