@@ -72,7 +72,7 @@ DEFAULT_SYS_CLK = 60e6
 # router1 time of the five (702 s, three builds beside each other); seed 4 routes at 60.78
 # MHz, PASS by 1.3%, after 2,090 s of router1 (docs/fpga.md's table).
 # 71.07 MHz (956 s of router1) since the Keccak core keeps its busy and round flags in
-# flip-flops and the walker registers its window check (97453b9), the most margin of the
+# flip-flops and the walker registers its window check (8f32c0d), the most margin of the
 # seeds that routed.
 DEFAULT_SEED = 1
 # --pnr-margin asks nextpnr for margin x sys_clk (the 25 MHz input declared faster in the
