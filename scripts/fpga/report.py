@@ -111,6 +111,7 @@ def cached(d, tag):
     if not is_current(os.path.join(d, ".stamp"), tag, res):
         return None
     result = json.load(open(res))
+    result["source"] = tag      # the row's record of what it was made from (its cache stamp)
     result.setdefault("date", time.strftime("%Y-%m-%d", time.localtime(os.path.getmtime(res))))
     return result
 
@@ -119,6 +120,7 @@ def store(d, tag, result):
     """Cache `result` (with the date it was made) under the stamp `tag`."""
     os.makedirs(d, exist_ok=True)
     result.setdefault("date", time.strftime("%Y-%m-%d"))
+    result["source"] = tag
     json.dump(result, open(os.path.join(d, "result.json"), "w"), indent=1)
     open(os.path.join(d, ".stamp"), "w").write(tag)
     return result
@@ -236,7 +238,6 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
     if res:
         log(f"ULX3S SoC {tag}: cached")
         res.setdefault("cpu", built_cpu(os.path.join(d, "gateware")))   # (results from before it was kept)
-        res.setdefault("source", key)     # the cache's stamp is that key
         return res
     if not build:
         return None
@@ -247,8 +248,7 @@ def ulx3s_soc(tag, engines, variant, freq, seed, bios, build=True):
         cmd += ["--bios", bios]
     os.makedirs(d, exist_ok=True)
     secs = run(cmd, TOP, os.path.join(d, "build.log"))
-    return store(d, key, dict(ulx3s_result(os.path.join(d, "gateware"), tag, engines, variant, freq, round(secs)),
-                              source=key))
+    return store(d, key, ulx3s_result(os.path.join(d, "gateware"), tag, engines, variant, freq, round(secs)))
 
 
 def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
@@ -264,8 +264,7 @@ def ulx3s_reuse(tag, engines, variant, freq, seed, build_dir):
     log(f"ULX3S SoC {tag}: taken from {os.path.relpath(build_dir, TOP)}")
     res = ulx3s_result(gw, tag, engines, variant, freq, None)
     res["from"] = os.path.relpath(build_dir, TOP)
-    res["source"] = ulx3s_key(engines, variant, freq, seed)
-    return store(os.path.join(OUT, f"ulx3s-{tag}"), res["source"], res)
+    return store(os.path.join(OUT, f"ulx3s-{tag}"), ulx3s_key(engines, variant, freq, seed), res)
 
 
 # Engines alone on ECP5 --------------------------------------------------------------------------
@@ -495,7 +494,7 @@ def arty_soc(tag, build=True):
         log(f"Arty SoC {tag}: cached")
         res.setdefault("lc_est", xilinx_stat(os.path.join(d, "gateware", "xilinx.log"))["lc_est"])
         res.update(netlist_lut_sites(os.path.join(d, "gateware", NETLIST)))   # as lut_sites counts today
-        return dict(res, source=key)
+        return res
     if not build:
         return None
     log(f"Arty SoC {tag}: LiteX (Verilog and BIOS, no Vivado) + yosys synth_xilinx")
@@ -507,7 +506,7 @@ def arty_soc(tag, build=True):
     res = yosys_xilinx(gw, sources, "digilent_arty")
     soc_h = open(os.path.join(d, "software", "include", "generated", "soc.h")).read()
     l2 = re.search(r"#define CONFIG_L2_SIZE (\d+)", soc_h)
-    res.update({"tag": tag, "engines": list(engines), "variant": variant, "source": key,
+    res.update({"tag": tag, "engines": list(engines), "variant": variant,
                 "rom_bytes": os.path.getsize(os.path.join(d, "software", "bios", "bios.bin")),
                 "l2_bytes": int(l2.group(1)) if l2 else None, "litex_seconds": round(t)})
     return store(d, key, res)
@@ -545,7 +544,7 @@ def arty_depth(build=True):
     res = cached(dd, key)
     if res:
         log("Arty logic depth: cached")
-        return dict(res, source=key)
+        return res
     if not build or not is_current(os.path.join(d, ".stamp"), key, os.path.join(d, "gateware", "digilent_arty.tcl")):
         return None
     log("Arty logic depth: yosys synth_xilinx (modules kept) + ltp")
@@ -562,7 +561,7 @@ def arty_depth(build=True):
         f.write("ltp t:LUT* t:MUXF* t:CARRY4 w:*\n")      # w:*: ltp's nodes are the selected wires
         f.write("ltp t:LUT* t:MUXF* w:*\n")
     t = run([os.path.join(FPGA_BIN, "yosys"), "-q", "-l", "depth.log", "depth.ys"], gw, os.path.join(gw, "depth.out"))
-    return store(dd, key, dict(depth_result(gw, dd), source=key, seconds=round(t)))
+    return store(dd, key, dict(depth_result(gw, dd), seconds=round(t)))
 
 
 def depth_result(gw, dd):
@@ -601,7 +600,7 @@ def arty_engine(tag, build=True):
         log(f"xc7 engine {tag}: cached")
         res.setdefault("lc_est", xilinx_stat(os.path.join(d, "xilinx.log"))["lc_est"])
         res.update(netlist_lut_sites(os.path.join(d, NETLIST)))
-        return dict(res, source=key)
+        return res
     if not build:
         return None
     log(f"xc7 engine {tag}: yosys synth_xilinx")
@@ -609,7 +608,7 @@ def arty_engine(tag, build=True):
     path, top = write_verilog(name, variant, os.path.join(OUT, "engines"), dma_window=ARTY_MAIN_RAM,
                               dma_bus=XC7_ENGINE_DMA)
     res = yosys_xilinx(d, [os.path.relpath(path, d)], top)
-    res.update({"tag": tag, "engine": name, "variant": variant, "source": key})
+    res.update({"tag": tag, "engine": name, "variant": variant})
     return store(d, key, res)
 
 
