@@ -1236,7 +1236,7 @@ def main():
         # The other scripts' sections, read now, not at the start: seeds.py or sha2_options.py
         # may have written theirs while these builds ran (an hour or more).
         now = json.load(open(jpath)) if os.path.exists(jpath) else {}
-        data.update({k: v for k, v in now.items() if v and (k in OTHER_SECTIONS or k.startswith(SEEDS_SECTION))})
+        data.update({k: v for k, v in now.items() if v and kept(k)})
         json.dump(data, open(jpath, "w"), indent=1)
     if os.path.exists(args.analysis):
         data["analysis"] = [open(args.analysis).read().strip()]
@@ -1250,10 +1250,15 @@ def main():
 
 
 # fpga.json's sections other scripts write, which this one keeps: scripts/fpga/seeds.py's
-# five-seed table, the record of a nextpnr option tried (docs/boards.md), and
-# scripts/fpga/sha2_options.py's table.
-OTHER_SECTIONS = ("ulx3s_seeds", "ulx3s_placer_trial", "sha2_options")
-SEEDS_SECTION = "ulx3s_seeds"      # and seeds.py --engines' tables, ulx3s_seeds_<engines>
+# five-seed tables (SEEDS_SECTION, and SEEDS_SECTION_<engines> for another engine set), the
+# record of a nextpnr option tried (docs/boards.md), and scripts/fpga/sha2_options.py's table.
+SEEDS_SECTION = "ulx3s_seeds"
+OTHER_SECTIONS = ("ulx3s_placer_trial", "sha2_options")
+
+
+def kept(name):
+    """Whether fpga.json's section `name` is another script's, which this one keeps."""
+    return name in OTHER_SECTIONS or name.startswith(SEEDS_SECTION)
 
 
 def write_md(data):
