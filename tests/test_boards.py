@@ -541,14 +541,15 @@ def test_seed_table_rebuilt_in_part_keeps_the_other_seeds():
 def test_seed_table_made_anew_keeps_the_one_it_replaces_as_before():
     """seeds.py: a table made from other sources than the recorded one keeps that one's
     Fmax per seed as "before" (issue 33's before and after); made again from the same
-    sources (--keep, or the same key), it carries the "before" it had; the render shows it."""
+    sources (--keep, or the same key), it carries the "before" it had; the render shows it,
+    with the engines when the default's set changed in between."""
     seeds = fpga_seeds()
     report, _ = fpga_report()
-    old = {"commit": "aaa", "date": "2026-11-30", "key": "k1", "cpu": "linux+no-dsp",
+    old = {"commit": "aaa", "date": "2026-11-30", "key": "k1", "cpu": "linux+no-dsp", "engines": ["sha256"],
            "rows": [{"seed": 1, "fmax_mhz": 63.6, "pass": True, "lut": 1},
                     {"seed": 2, "fmax_mhz": 57.97, "pass": False, "lut": 1}]}
     b = seeds.before(old, "k2")
-    assert b == {"commit": "aaa", "date": "2026-11-30", "cpu": "linux+no-dsp",
+    assert b == {"commit": "aaa", "date": "2026-11-30", "cpu": "linux+no-dsp", "engines": ["sha256"],
                  "rows": [{"seed": 1, "fmax_mhz": 63.6, "pass": True}, {"seed": 2, "fmax_mhz": 57.97, "pass": False}]}
     assert seeds.before(dict(old, before=b), "k1") == b
     assert seeds.before({"rows": []}, "k2") is None
@@ -558,6 +559,9 @@ def test_seed_table_made_anew_keeps_the_one_it_replaces_as_before():
     md = report.render_seeds(table)
     assert "| 57.97 MHz (FAIL) |" in md and "| 63.60 MHz |" in md and "before (aaa)" in md, md
     assert "Before, the table of commit aaa (2026-11-30, VexRiscv `linux+no-dsp`): 1 of 2." in md, md
+    # a default that gained an engine: the before column was another engine set, and says so
+    md = report.render_seeds(dict(table, engines=["sha256", "sha512"]))
+    assert "(2026-11-30, VexRiscv `linux+no-dsp`, engines sha256): 1 of 2." in md, md
 
 
 def test_a_build_names_the_cpu_it_was_made_of(tmp_path):

@@ -910,8 +910,9 @@ def render_seeds(data):
     if data.get("before"):
         b = data["before"]
         ok = [r for r in b["rows"] if r["pass"]]
-        L[-1] += (f" Before, the table of commit {b['commit']} ({b['date']}, VexRiscv `{b.get('cpu') or 'linux'}`): "
-                  f"{len(ok)} of {len(b['rows'])}.")
+        other = b.get("engines") and b["engines"] != data["engines"]
+        L[-1] += (f" Before, the table of commit {b['commit']} ({b['date']}, VexRiscv `{b.get('cpu') or 'linux'}`"
+                  + (f", engines {', '.join(b['engines'])}" if other else "") + f"): {len(ok)} of {len(b['rows'])}.")
     return "\n".join(L) + "\n"
 
 

@@ -167,10 +167,11 @@ def merge(old, rows, made):
 def before(old, key):
     """What the table said before this run, for its "before" column (issue 33 asks for the
     Fmax over five seeds before and after a change): `old` itself when it was made from
-    other sources or options than `key`, else the "before" it carried."""
+    other sources or options than `key` (another engine set too, when the board's default
+    changes), else the "before" it carried."""
     if not old.get("rows") or old.get("key") == key:
         return old.get("before")
-    return {"commit": old["commit"], "date": old["date"], "cpu": old.get("cpu"),
+    return {"commit": old["commit"], "date": old["date"], "cpu": old.get("cpu"), "engines": old.get("engines"),
             "rows": [{"seed": r["seed"], "fmax_mhz": r["fmax_mhz"], "pass": r["pass"]} for r in old["rows"]]}
 
 
