@@ -626,19 +626,20 @@ def figure(data, section, tag, field=None, spec=None):
     """One figure of fpga.json, as the analysis quotes it: {{soc:both:fmax_mhz}} (a ULX3S SoC
     row), {{engine:keccak:lut}} (an ECP5 engine alone), {{seeds:3:fmax_mhz}} (a row of the
     five-seed table), {{before:3:fmax_mhz}} (that seed in the table it replaced), {{seeds:passing}} ("4 of 5"), {{seeds:range}} (the routed seeds' Fmax),
+    {{before:passing}} and {{before:range}} (the same of the table it replaced),
     {{depth:VexRiscv:luts}} (the Arty netlist's LUT levels in a module), {{sha2:sha2-engine:lut}}
     (a row of the SHA-512 options, scripts/fpga/sha2_options.py), {{arty:both:lut}} (an
     Arty row), {{xc7:keccak:lut}} (an engine alone on xc7) and {{arty:both:lut_sites/XC7A35T}}
     (a share of a device, "72.5%");
     a dotted field reaches inside (critical.logic_ns), and a fourth part is a format spec."""
-    if section == "seeds" and field is None:
-        rows = data["ulx3s_seeds"]["rows"]
+    if section in ("seeds", "before") and field is None:
+        rows = data["ulx3s_seeds"]["rows"] if section == "seeds" else data["ulx3s_seeds"]["before"]["rows"]
         if tag == "passing":
             return f"{sum(r['pass'] for r in rows)} of {len(rows)}"
         if tag == "range":
             f = [r["fmax_mhz"] for r in rows if r["fmax_mhz"] is not None]
             return f"{min(f):.2f}-{max(f):.2f}"
-        raise KeyError(f"{{{{seeds:{tag}}}}}")
+        raise KeyError(f"{{{{{section}:{tag}}}}}")
     rows, key = {"soc": (data["ulx3s_soc"], "tag"), "engine": (data["ecp5_engines"], "tag"),
                  "seeds": (data.get("ulx3s_seeds", {}).get("rows", []), "seed"),
                  "before": (data.get("ulx3s_seeds", {}).get("before", {}).get("rows", []), "seed"),
