@@ -6,7 +6,7 @@ and its table in docs/fpga.md (rendered by report.py, which keeps it when it run
     python scripts/fpga/seeds.py                    (make ulx3s-seeds: seeds 1-5, 20-60 min each)
     python scripts/fpga/seeds.py --reuse 1=build/ulx3s       take make ulx3s-ci's seed-1 build
     python scripts/fpga/seeds.py --seeds 2 --keep            build seed 2 again, keep the other rows
-    python scripts/fpga/seeds.py --engines sha256,keccak,sha512 --jobs 2    another engine set, its own table
+    python scripts/fpga/seeds.py --engines sha256,keccak --jobs 2    another engine set, its own table
 
 Each seed is the board's default build (`python -m boards.ulx3s --build --seed N`: the
 engines, memory path and ROM `make ulx3s` puts on the board) in build/ulx3s-seeds/seed-N.
@@ -67,7 +67,12 @@ def section(cfg):
     from boards import DEFAULT_ENGINES
     if cfg["engines"] == list(DEFAULT_ENGINES["ulx3s"]):
         return "ulx3s_seeds"
-    return "ulx3s_seeds_" + "_".join(cfg["engines"])
+    return option_section(cfg["engines"])
+
+
+def option_section(engines):
+    """The section of an engine set's table made while it was not the default."""
+    return "ulx3s_seeds_" + "_".join(engines)
 
 
 def build_dir(seed, cfg):
@@ -185,7 +190,7 @@ def main():
                    help="keep docs/fpga.json's rows of the seeds not built now (refused unless that table "
                         "was made from the tree's sources and options: the same key)")
     p.add_argument("--engines", help="another engine set than the board's default (comma list, e.g. "
-                                      "sha256,keccak,sha512): its own table, fpga.json's ulx3s_seeds_<engines>")
+                                      "sha256,keccak): its own table, fpga.json's ulx3s_seeds_<engines>")
     p.add_argument("--timeout", type=int, default=60, metavar="MIN",
                    help="stop a seed's build after MIN minutes and count it as not routed (default 60: "
                         "CI's whole run must finish in 90)")
@@ -222,6 +227,9 @@ def main():
         seeds_data["before"] = before(old, seeds_data["key"])
     data = json.load(open(JSON))
     data[name] = seeds_data
+    if name == "ulx3s_seeds":
+        # the table this set had while it was an option is now the default's, made anew
+        data.pop(option_section(cfg["engines"]), None)
     json.dump(data, open(JSON, "w"), indent=1)
     report.write_md(data)
     log(f"wrote docs/fpga.json's {name} and docs/fpga.md")
