@@ -5,12 +5,13 @@
 # DEFAULT_SYS_CLK, board_platform() and board_dram(platform, sys_clk_freq) -> (module, PHY).
 TWIN_BOARDS = {"ulx3s": "ULX3SHashSoC", "arty": "ArtyHashSoC"}
 # The hash engines (gateware/hashspec.py's names) each SoC carries unless told otherwise
-# (--engines, FPGA_ENGINES=): a target's twin has its board's. The SHA-512 engine is on
-# litex_sim only: the ULX3S SoC with all three fits the 85F but routed at 52.31 MHz, below
-# its 60 (seed 1); on the Arty A7-35T all three take ~95% of its LUTs (yosys, docs/fpga.md),
-# above the 85% budget; the A7-100T has room (--engines). docs/sha512.md has the figures.
+# (--engines, FPGA_ENGINES=): a target's twin has its board's. The ULX3S carries all three:
+# with the SHA-512 engine its SoC meets 60 MHz at each of the five placement seeds
+# (docs/fpga.md, scripts/fpga/seeds.py). The Arty A7-35T leaves SHA-512 out for area: all
+# three take ~98% of its LUT sites (yosys, docs/fpga.md), above the 85% budget; the
+# A7-100T has room (--engines). docs/sha512.md has the figures.
 DEFAULT_ENGINES = {
     "sim": ("sha256", "keccak", "sha512"),
-    "ulx3s": ("sha256", "keccak"),
+    "ulx3s": ("sha256", "keccak", "sha512"),
     "arty": ("sha256", "keccak"),
 }
