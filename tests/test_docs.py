@@ -243,6 +243,18 @@ def first_difference(doc, want, have):
     return f"{doc}: {len(h)} lines, the JSON gives {len(w)}"
 
 
+def test_bench_keeps_an_every_engine_run_only_while_it_fills_a_cell():
+    """bench.py: a twin's run with every engine (--with-engines) fills the cells its own
+    row lacks; once the board carries the engine and its own run has those figures, the
+    every-engine run is dropped (its † would name a run the row no longer needs)."""
+    bench = load_script("scripts/bench.py")
+    every = {"ulx3s-twin": {"figures": {"sha512_dma_bytes_per_clock": 1.5}}}
+    lacks = {"targets": {"ulx3s-twin": {"figures": {"sha256_dma_clocks_per_byte": 1.0}}}, "with_every_engine": every}
+    assert bench.with_every_engine(lacks) == every
+    has = {"targets": {"ulx3s-twin": {"figures": {"sha512_dma_bytes_per_clock": 1.6}}}, "with_every_engine": every}
+    assert bench.with_every_engine(has) == {}
+
+
 def test_generated_docs_match_their_json():
     """docs/fpga.md, docs/seed001.md, docs/simprofile.md and docs/bench.md's tables are what their scripts render
     from docs/*.json (re-render: scripts/fpga/report.py --only-render; the others rerun)."""
