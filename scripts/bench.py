@@ -308,15 +308,22 @@ def contention_table(results):
     return "\n".join(lines)
 
 
+def selftest_passed(console, where):
+    """The firmware's self-test count from its console; a run whose self-test failed (or
+    did not finish) gives no figures."""
+    m = re.search(r"SELFTEST (\d+) passed, (\d+) failed", console)
+    if not m or m.group(2) != "0":
+        raise SystemExit(f"bench: the self-test on {where} did not pass: {m and m.group(0)}")
+    return int(m.group(1))
+
+
 def run_target(target, results):
     t0 = time.time()
     console = run_firmware("main", "full", timeout=5400, target=target)
     contention = parse_contention(run_firmware("dmacontend", "quick", timeout=1800, target=target))
     clocks, cross = bulk(target)
     rows, timer, latency = parse(console)
-    passed = re.search(r"SELFTEST (\d+) passed, (\d+) failed", console)
-    if not passed or passed.group(2) != "0":
-        raise SystemExit(f"bench: the self-test on {target} did not pass: {passed and passed.group(0)}")
+    passed = selftest_passed(console, target)
     get = by_run(rows)
     figures = derive(rows)
     figures["sha256_dma_latency_64"] = get[("SHA-256", "dma", 64)]["clocks"]
@@ -334,7 +341,7 @@ def run_target(target, results):
     for a in BULK_ALGS:
         figures[f"{a.replace('-', '_')}_xv6_hw_vs_user_min"] = min(u / h for _, u, _, h in cross[a] if h)
     results[target] = {"crossover": cross, "figures": figures, "rows": rows, "timer_read_clocks": timer, "latency": latency,
-                       "contention": contention, "selftest_passed": int(passed.group(1)),
+                       "contention": contention, "selftest_passed": passed,
                        "wall_seconds": round(time.time() - t0)}
 
 
@@ -365,11 +372,9 @@ def run_with_every_engine(target, results):
     console = run_firmware("main", "quick", timeout=5400, target=t.name)
     with open(os.path.join(TOP, "build", "logs", f"{t.name}-bench-console.log"), "w") as f:
         f.write(console)            # kept: the run takes 20-30 minutes
-    passed = re.search(r"SELFTEST (\d+) passed, (\d+) failed", console)
-    if not passed or passed.group(2) != "0":
-        raise SystemExit(f"bench: the self-test on {t.name} did not pass: {passed and passed.group(0)}")
+    passed = selftest_passed(console, t.name)
     rows, _, _ = parse(console)
-    results[target] = {"twin": t.name, "engines": list(EVERY_ENGINE), "selftest_passed": int(passed.group(1)),
+    results[target] = {"twin": t.name, "engines": list(EVERY_ENGINE), "selftest_passed": passed,
                        "figures": sha512_figures(rows), "rows": rows, "wall_seconds": round(time.time() - t0)}
 
 

@@ -66,18 +66,18 @@ def section(cfg):
     default)."""
     from boards import DEFAULT_ENGINES
     if cfg["engines"] == list(DEFAULT_ENGINES["ulx3s"]):
-        return "ulx3s_seeds"
+        return report.SEEDS_SECTION
     return option_section(cfg["engines"])
 
 
 def option_section(engines):
     """The section of an engine set's table made while it was not the default."""
-    return "ulx3s_seeds_" + "_".join(engines)
+    return f"{report.SEEDS_SECTION}_" + "_".join(engines)
 
 
 def build_dir(seed, cfg):
     """build/ulx3s-seeds/seed-N, or .../<engines>/seed-N for another engine set."""
-    sub = [] if section(cfg) == "ulx3s_seeds" else ["-".join(cfg["engines"])]
+    sub = [] if section(cfg) == report.SEEDS_SECTION else ["-".join(cfg["engines"])]
     return os.path.join(OUT, *sub, f"seed-{seed}")
 
 
@@ -220,14 +220,14 @@ def main():
     made = {"commit": commit, "date": time.strftime("%Y-%m-%d")}
     rows = merge(old if args.keep else {"rows": []}, rows, made)
     from boards.ulx3s import DEFAULT_SEED
-    seeds_data = {**made, "key": sources_key(cfg), "default": name == "ulx3s_seeds", "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
+    seeds_data = {**made, "key": sources_key(cfg), "default": name == report.SEEDS_SECTION, "target_mhz": cfg["freq"] / 1e6, "device": cfg["device"],
                   "engines": cfg["engines"], "variant": cfg["variant"], "cpu": cfg["cpu"], "tmg_ripup": cfg["tmg_ripup"],
                   "timing_weight": cfg["timing_weight"], "ci_seed": DEFAULT_SEED, "rows": rows}
     if before(old, seeds_data["key"]):
         seeds_data["before"] = before(old, seeds_data["key"])
     data = json.load(open(JSON))
     data[name] = seeds_data
-    if name == "ulx3s_seeds":
+    if name == report.SEEDS_SECTION:
         # the table this set had while it was an option is now the default's, made anew
         data.pop(option_section(cfg["engines"]), None)
     json.dump(data, open(JSON, "w"), indent=1)
